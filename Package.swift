@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "SignatureInk",
+    products: [
+        .library(name: "SignatureInk", targets: ["SignatureInk"]),
+        .library(name: "SignatureInkFormats", targets: ["SignatureInkFormats"]),
+        .library(name: "SignatureInkRender", targets: ["SignatureInkRender"]),
+        .executable(name: "signature-ink", targets: ["signature-ink"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+    ],
+    targets: [
+        // The geometry core: ink model, capture, processing. Standard library only.
+        .target(name: "SignatureInk", swiftSettings: strict),
+        // Decoders and encoders of stroke files.
+        .target(name: "SignatureInkFormats", dependencies: ["SignatureInk"], swiftSettings: strict),
+        // C libraries, found through pkg-config.
+        .systemLibrary(
+            name: "CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // Everything that touches Cairo or libpng, behind a Swift API with no C types in it.
+        .target(
+            name: "SignatureInkRender", dependencies: ["SignatureInk", "CCairo", "CPNG"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "signature-ink",
+            dependencies: [
+                "SignatureInk", "SignatureInkFormats", "SignatureInkRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+        .testTarget(name: "SignatureInkTests", dependencies: ["SignatureInk"], swiftSettings: strict),
+        .testTarget(
+            name: "SignatureInkFormatsTests", dependencies: ["SignatureInkFormats"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "SignatureInkRenderTests",
+            dependencies: ["SignatureInkRender", "SignatureInkFormats"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CLITests", dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender"],
+            swiftSettings: strict),
+    ]
+)

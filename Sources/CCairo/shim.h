@@ -1,0 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cairo's image and PDF surfaces, as the render target uses them.
+#include <cairo.h>
+#include <cairo-pdf.h>
