@@ -17,10 +17,14 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-numerics.git", from: "1.0.0"),
     ],
     targets: [
-        // The geometry core: ink model, capture, processing. Standard library only.
-        .target(name: "SignatureInk", swiftSettings: strict),
+        // The geometry core: ink model, capture, processing. Swift only: no C, no Foundation.
+        .target(
+            name: "SignatureInk",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: strict),
         // Decoders and encoders of stroke files.
         .target(name: "SignatureInkFormats", dependencies: ["SignatureInk"], swiftSettings: strict),
         // C libraries, found through pkg-config.
