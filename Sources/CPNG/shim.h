@@ -10,6 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/// Row filter masks, as constants Swift can import.
+enum {
+    sink_png_filter_none = PNG_FILTER_NONE,
+    sink_png_filter_sub = PNG_FILTER_SUB,
+    sink_png_filter_up = PNG_FILTER_UP,
+    sink_png_filter_all = PNG_ALL_FILTERS,
+};
+
 typedef struct {
     unsigned char *data;
     size_t size;

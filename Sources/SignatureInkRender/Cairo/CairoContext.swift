@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+import CCairo
+import SignatureInk
+
+/// Owns (or borrows) one Cairo drawing context and draws the engine's shapes with it.
+final class CairoContext {
+    let pointer: OpaquePointer
+    private let owned: Bool
+
+    /// A new context drawing on `surface`.
+    init(surface: CairoSurface) throws(RenderError) {
+        guard let pointer = cairo_create(surface.pointer) else { throw .cairo("cairo_create failed") }
+        self.pointer = pointer
+        self.owned = true
+        try check()
+    }
+
+    /// Borrows a caller's context: takes a reference for its lifetime, and leaves the caller's state as found.
+    init(borrowing pointer: OpaquePointer) throws(RenderError) {
+        self.pointer = cairo_reference(pointer)
+        self.owned = false
+        try check()
+    }
+
+    deinit { cairo_destroy(pointer) }
+
+    /// Throws the context's error status, if any.
+    func check() throws(RenderError) {
+        let status = cairo_status(pointer)
+        guard status == CAIRO_STATUS_SUCCESS else { throw .cairo(String(cString: cairo_status_to_string(status))) }
+    }
+
+    func save() { cairo_save(pointer) }
+    func restore() { cairo_restore(pointer) }
+    func translate(_ x: Double, _ y: Double) { cairo_translate(pointer, x, y) }
+    func scale(_ sx: Double, _ sy: Double) { cairo_scale(pointer, sx, sy) }
+
+    func setSource(_ c: Color) {
+        cairo_set_source_rgba(pointer, Double(c.red) / 255, Double(c.green) / 255, Double(c.blue) / 255,
+                              Double(c.alpha) / 255)
+    }
+
+    /// Replaces every pixel with `c` (including alpha), ignoring the current path and clip-free.
+    func clear(to c: Color) {
+        save()
+        cairo_set_operator(pointer, CAIRO_OPERATOR_SOURCE)
+        setSource(c)
+        cairo_paint(pointer)
+        restore()
+    }
+
+    /// Adds `path` to the current Cairo path.
+    func append(_ path: Path) {
+        for e in path.elements {
+            switch e {
+            case let .move(p): cairo_move_to(pointer, p.x, p.y)
+            case let .line(p): cairo_line_to(pointer, p.x, p.y)
+            case let .cubic(a, b, c): cairo_curve_to(pointer, a.x, a.y, b.x, b.y, c.x, c.y)
+            case .close: cairo_close_path(pointer)
+            }
+        }
+    }
+
+    /// Fills the current path with the non-zero rule and clears it.
+    func fillNonZero() {
+        cairo_set_fill_rule(pointer, CAIRO_FILL_RULE_WINDING)
+        cairo_fill(pointer)
+    }
+
+    /// Strokes the current path with round caps and joins and clears it.
+    func strokeRound(width: Double) {
+        cairo_set_line_width(pointer, width)
+        cairo_set_line_cap(pointer, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(pointer, CAIRO_LINE_JOIN_ROUND)
+        cairo_stroke(pointer)
+    }
+
+    /// Strokes the current path with butt caps and clears it.
+    func strokeButt(width: Double) {
+        cairo_set_line_width(pointer, width)
+        cairo_set_line_cap(pointer, CAIRO_LINE_CAP_BUTT)
+        cairo_set_line_join(pointer, CAIRO_LINE_JOIN_MITER)
+        cairo_stroke(pointer)
+    }
+
+    func rectangle(_ r: Rect) { cairo_rectangle(pointer, r.minX, r.minY, r.width, r.height) }
+    func clip() { cairo_clip(pointer) }
+    func moveTo(_ p: Point) { cairo_move_to(pointer, p.x, p.y) }
+    func lineTo(_ p: Point) { cairo_line_to(pointer, p.x, p.y) }
+
+    /// Starts drawing into an offscreen group; ``popGroupAndPaint(alpha:)`` composites it at once.
+    func pushGroup() { cairo_push_group(pointer) }
+
+    /// Ends the group started by ``pushGroup()`` and paints it with a uniform opacity.
+    func popGroupAndPaint(alpha: Double) {
+        cairo_pop_group_to_source(pointer)
+        cairo_paint_with_alpha(pointer, alpha)
+    }
+
+    /// Selects the sans-serif face at `size` units.
+    func selectFont(size: Double, bold: Bool = false) {
+        cairo_select_font_face(pointer, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+                               bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(pointer, size)
+    }
+
+    /// The advance width of `text` in the current font.
+    func textWidth(_ text: String) -> Double {
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(pointer, text, &extents)
+        return extents.x_advance
+    }
+
+    /// Draws `text` with its baseline starting at `p`.
+    func showText(_ text: String, at p: Point) {
+        cairo_move_to(pointer, p.x, p.y)
+        cairo_show_text(pointer, text)
+        cairo_new_path(pointer)
+    }
+}

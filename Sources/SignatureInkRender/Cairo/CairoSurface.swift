@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+import CCairo
+
+/// Owns one Cairo surface: checks its status on creation and destroys it on release.
+final class CairoSurface {
+    let pointer: OpaquePointer
+
+    /// Pixel layouts of image surfaces.
+    enum Format {
+        /// 32-bit premultiplied ARGB in native byte order.
+        case argb32
+        /// 8-bit alpha (coverage) only.
+        case a8
+
+        var cairo: cairo_format_t { self == .argb32 ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_A8 }
+    }
+
+    /// Takes ownership of a surface returned by Cairo, failing with its status if it is in error.
+    private init(taking pointer: OpaquePointer?) throws(RenderError) {
+        guard let pointer else { throw .cairo("no surface") }
+        let status = cairo_surface_status(pointer)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(pointer)
+            throw .cairo(String(cString: cairo_status_to_string(status)))
+        }
+        self.pointer = pointer
+    }
+
+    /// An image surface of `width` x `height` pixels, cleared to transparent.
+    convenience init(image format: Format, width: Int, height: Int) throws(RenderError) {
+        guard width > 0, height > 0, width <= 32767, height <= 32767 else {
+            throw .invalidOption(option: "size", message: "image size \(width)x\(height) is outside 1...32767")
+        }
+        try self.init(taking: cairo_image_surface_create(format.cairo, Int32(width), Int32(height)))
+    }
+
+    /// A one-page PDF surface of `width` x `height` points that streams its bytes to `sink`.
+    convenience init(pdfTo sink: PDFSink, width: Double, height: Double) throws(RenderError) {
+        let pointer = cairo_pdf_surface_create_for_stream(
+            { closure, data, length in
+                guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+                let sink = Unmanaged<PDFSink>.fromOpaque(closure).takeUnretainedValue()
+                sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(sink).toOpaque(), width, height)
+        try self.init(taking: pointer)
+    }
+
+    deinit { cairo_surface_destroy(pointer) }
+
+    var width: Int { Int(cairo_image_surface_get_width(pointer)) }
+    var height: Int { Int(cairo_image_surface_get_height(pointer)) }
+    var stride: Int { Int(cairo_image_surface_get_stride(pointer)) }
+
+    /// Sets PDF document metadata, such as the creation date, to fixed values.
+    func setPDFMetadata(_ key: PDFMetadataKey, _ value: String) {
+        cairo_pdf_surface_set_metadata(pointer, key.cairo, value)
+    }
+
+    /// PDF metadata entries.
+    enum PDFMetadataKey {
+        case title, author, creator, createDate, modDate
+        var cairo: cairo_pdf_metadata_t {
+            switch self {
+            case .title: CAIRO_PDF_METADATA_TITLE
+            case .author: CAIRO_PDF_METADATA_AUTHOR
+            case .creator: CAIRO_PDF_METADATA_CREATOR
+            case .createDate: CAIRO_PDF_METADATA_CREATE_DATE
+            case .modDate: CAIRO_PDF_METADATA_MOD_DATE
+            }
+        }
+    }
+
+    /// Flushes pending drawing and finishes the surface (for PDF, writes the document).
+    func finish() throws(RenderError) {
+        cairo_surface_flush(pointer)
+        cairo_surface_finish(pointer)
+        try check()
+    }
+
+    /// Throws the surface's error status, if any.
+    func check() throws(RenderError) {
+        let status = cairo_surface_status(pointer)
+        guard status == CAIRO_STATUS_SUCCESS else { throw .cairo(String(cString: cairo_status_to_string(status))) }
+    }
+
+    /// Calls `body` with the pixel bytes of an image surface (rows of ``stride`` bytes) after flushing.
+    func withPixels<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(RenderError) -> R) throws(RenderError) -> R {
+        cairo_surface_flush(pointer)
+        guard let data = cairo_image_surface_get_data(pointer) else { throw .cairo("image surface has no data") }
+        return try body(UnsafeBufferPointer(start: data, count: stride * height))
+    }
+}
+
+/// Collects the bytes Cairo writes to a stream.
+final class PDFSink {
+    var bytes: [UInt8] = []
+}
