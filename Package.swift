@@ -45,16 +45,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "SignatureInkTests", dependencies: ["SignatureInk"], swiftSettings: strict),
+        // Seeded random signatures and paths to test data, shared by the test targets.
+        .target(
+            name: "InkTestSupport",
+            dependencies: ["SignatureInk", .product(name: "RealModule", package: "swift-numerics")], path: "Tests/InkTestSupport",
+            swiftSettings: strict),
         .testTarget(
-            name: "SignatureInkFormatsTests", dependencies: ["SignatureInkFormats"],
+            name: "SignatureInkTests", dependencies: ["SignatureInk", "InkTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SignatureInkFormatsTests", dependencies: ["SignatureInkFormats", "InkTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "SignatureInkRenderTests",
-            dependencies: ["SignatureInkRender", "SignatureInkFormats"],
+            dependencies: ["SignatureInkRender", "SignatureInkFormats", "InkTestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "CLITests", dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender"],
+            name: "CLITests",
+            dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport"],
             swiftSettings: strict),
     ]
 )

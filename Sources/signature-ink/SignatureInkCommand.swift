@@ -1,9 +1,40 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
+import Foundation
 
 @main
 struct SignatureInkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signature-ink",
-        abstract: "Render and convert handwritten signatures.")
+        abstract: "Render and inspect handwritten signatures.",
+        discussion: """
+            Exit status: 0 when every input was done, 1 when some inputs failed (each failure is printed \
+            on stderr as FILE: reason, and the other outputs are still written), 2 for a usage error.
+            """,
+        subcommands: [RenderCommand.self, InfoCommand.self])
+
+    /// Runs the command with the documented exit codes: 0 done, 1 some inputs failed, 2 usage error.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                Foundation.exit(0)
+            }
+            if !message.isEmpty { Diagnostics.error(message) }
+            Foundation.exit(code == .validationFailure ? 2 : 1)
+        }
+    }
+}
+
+/// Writes messages for people to standard error.
+enum Diagnostics {
+    /// Writes one line to standard error.
+    static func error(_ line: String) {
+        FileHandle.standardError.write(Data((line.hasSuffix("\n") ? line : line + "\n").utf8))
+    }
 }

@@ -1,11 +1,94 @@
 // SPDX-License-Identifier: Apache-2.0
-import Testing
+import InkTestSupport
 import SignatureInk
+import Testing
 
 @Suite struct SignatureTests {
+    let a = InkSample(x: 1, y: 2, t: 0)
+    let b = InkSample(x: 5, y: -3, t: 10, pressure: 0.5)
+    let c = InkSample(x: 9, y: 7, t: 30)
+
     @Test func emptyStrokesAreNotStored() {
-        let s = Signature(strokes: [[], [InkSample(x: 1, y: 2, t: 0)], []])
+        let s = Signature(strokes: [[], [a], []])
         #expect(s.strokeCount == 1)
-        #expect(s.samples.count == 1)
+        #expect(s.samples == [a])
+    }
+
+    @Test func strokesAreSlicesOfOneContiguousArray() {
+        let s = Signature(strokes: [[a, b], [c]])
+        #expect(s.strokeEnds == [2, 3])
+        #expect(Array(s.strokes[0]) == [a, b])
+        #expect(Array(s.strokes[1]) == [c])
+        #expect(s.sampleRange(ofStroke: 1) == 2..<3)
+    }
+
+    @Test func removingTheLastStrokeReturnsItsSamples() {
+        var s = Signature(strokes: [[a, b], [c]])
+        #expect(s.removeLastStroke() == [c])
+        #expect(s.removeLastStroke() == [a, b])
+        #expect(s.removeLastStroke() == nil)
+        #expect(s.isEmpty)
+    }
+
+    @Test func boundsDurationAndPressure() throws {
+        let s = Signature(strokes: [[a, b], [c]])
+        let r = try #require(s.bounds)
+        #expect(r == Rect(minX: 1, minY: -3, maxX: 9, maxY: 7))
+        #expect(s.duration == 30)
+        #expect(s.hasPressure)
+        #expect(Signature().bounds == nil)
+        #expect(Signature().duration == 0)
+        #expect(!Signature(strokes: [[a]]).hasPressure)
+    }
+
+    @Test func samplingRateIsTheInverseOfTheMedianInterval() throws {
+        let stroke = (0..<11).map { InkSample(x: Double($0), y: 0, t: Double($0) * 8) }
+        let rate = try #require(Signature(strokes: [stroke]).samplingRate)
+        #expect(abs(rate - 125) < 1e-9)
+        // Equal and backwards timestamps are not intervals.
+        #expect(Signature(strokes: [[a, a]]).samplingRate == nil)
+        #expect(Signature(strokes: [[c, a]]).samplingRate == nil)
+    }
+
+    @Test(arguments: 0..<50) func randomSignaturesKeepTheirStrokes(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        let s = Signature.random(using: &rng)
+        let rebuilt = Signature(strokes: s.strokes.map(Array.init), canvas: s.canvas, startTime: s.startTime,
+                                metadata: s.metadata)
+        #expect(rebuilt == s)
+        #expect(s.strokeEnds.last == s.samples.count)
+        #expect(zip(s.strokeEnds, s.strokeEnds.dropFirst()).allSatisfy { $0 < $1 })
+    }
+}
+
+@Suite struct GeometryTests {
+    @Test func pointArithmetic() {
+        let p = Point(3, 4)
+        #expect(p.length == 5)
+        #expect(p.normalized == Point(0.6, 0.8))
+        #expect(Point.zero.normalized == nil)
+        #expect(p.perpendicular.dot(p) == 0)
+        #expect(p.lerp(Point(5, 8), 0.5) == Point(4, 6))
+        #expect(Point(1, 0).cross(Point(0, 1)) == 1)
+    }
+
+    @Test func rectangles() throws {
+        let r = Rect(minX: 5, minY: 6, maxX: 1, maxY: 2)
+        #expect(r.minX == 1 && r.maxX == 5 && r.width == 4 && r.height == 4)
+        #expect(r.outsetBy(1) == Rect(minX: 0, minY: 1, maxX: 6, maxY: 7))
+        #expect(r.insetBy(10).width == 0)
+        let b = try #require(Rect(bounding: [Point(1, 1), Point(-1, 3)]))
+        #expect(b == Rect(minX: -1, minY: 1, maxX: 1, maxY: 3))
+        #expect(Rect(bounding: [Point]()) == nil)
+        #expect(b.contains(Point(0, 2)) && !b.contains(Point(2, 2)))
+    }
+
+    @Test func pathControlBounds() throws {
+        var path = Path()
+        #expect(path.controlBounds == nil)
+        path.move(to: Point(0, 0))
+        path.curve(to: Point(10, 0), control1: Point(2, -5), control2: Point(8, 5))
+        path.close()
+        #expect(try #require(path.controlBounds) == Rect(minX: 0, minY: -5, maxX: 10, maxY: 5))
     }
 }

@@ -1,0 +1,47 @@
+# SignatureInk: `make demo` and `make test` do all the set-up on a fresh Debian machine with Swift.
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+SWIFT ?= swift
+SYSTEM_PACKAGES := pkg-config libcairo2-dev libpng-dev
+SAMPLES := $(wildcard SampleStrokes/*.json)
+
+.PHONY: all deps build test demo bench bench-check bench-update fuzz clean
+
+all: build
+
+# Installs the system libraries when they are missing: with apt-get when running as root, otherwise it names them.
+deps:
+	@command -v $(SWIFT) >/dev/null || { echo "error: swift is not on PATH; install Swift 6.1 or newer." >&2; exit 1; }
+	@missing=""; \
+	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
+	pkg-config --exists cairo 2>/dev/null || missing="$$missing libcairo2-dev"; \
+	pkg-config --exists libpng 2>/dev/null || missing="$$missing libpng-dev"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "error: missing system packages:$$missing" >&2; \
+	    echo "install them with: sudo apt-get install$$missing" >&2; exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+# Builds everything (failing on any warning in this project's own code) and runs the tests.
+test: deps
+	$(SWIFT) build --build-tests 2>&1 | tee .build-log.txt
+	@if grep -E "^/.*/(Sources|Tests)/.*: warning:" .build-log.txt; then echo "error: warnings in the build" >&2; exit 1; fi
+	@rm -f .build-log.txt
+	$(SWIFT) test
+
+# Renders every file in SampleStrokes/ to out/ as PNG.
+demo: build
+	@mkdir -p out
+	$(SWIFT) run -q signature-ink render $(SAMPLES) --out-dir out --background '#ffffff'
+	@echo "Rendered $(words $(SAMPLES)) signatures to $(CURDIR)/out/:"
+	@ls out
+
+clean:
+	rm -rf .build out

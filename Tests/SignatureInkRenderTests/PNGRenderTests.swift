@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+import SignatureInk
+import SignatureInkRender
+import Testing
+
+@Suite struct PNGRenderTests {
+    /// A horizontal stroke from (20, 25) to (80, 25) on a 100 x 50 canvas.
+    let line = Signature(strokes: [[InkSample(x: 20, y: 25, t: 0), InkSample(x: 50, y: 25, t: 8),
+                                    InkSample(x: 80, y: 25, t: 16)]],
+                         canvas: Canvas(width: 100, height: 50))
+
+    func render(_ s: Signature, _ options: RenderOptions = RenderOptions()) throws -> DecodedPNG {
+        try DecodedPNG(SignatureRenderer(options: options).png(s))
+    }
+
+    @Test func inkWhereTheStrokeIsAndTransparentElsewhere() throws {
+        let png = try render(line, RenderOptions(penColor: Color(hex: "#3366cc")!, penWidth: 4))
+        #expect(png.width == 100 && png.height == 50)
+        #expect(png.pixel(x: 50, y: 25) == Color(hex: "#3366cc"))
+        #expect(png.pixel(x: 20, y: 24) == Color(hex: "#3366cc"))
+        #expect(png.pixel(x: 50, y: 5).alpha == 0)
+        #expect(png.pixel(x: 5, y: 25).alpha == 0)
+        #expect(png.pixel(x: 95, y: 45).alpha == 0)
+        // Round caps reach past the end points by half the width.
+        #expect(png.pixel(x: 81, y: 25).alpha > 0)
+        #expect(png.pixel(x: 85, y: 25).alpha == 0)
+    }
+
+    @Test func edgesAreAntiAliasedWithStraightAlpha() throws {
+        let png = try render(line, RenderOptions(penColor: Color(hex: "#ff0000")!, penWidth: 3))
+        // The stroke spans y 23.5 ... 26.5, so rows 23 and 26 are half covered, in pure red.
+        let edge = png.pixel(x: 50, y: 23)
+        #expect(edge.alpha > 100 && edge.alpha < 160)
+        #expect(edge.red == 255 && edge.green == 0 && edge.blue == 0)
+    }
+
+    @Test func backgroundColourFillsTheImage() throws {
+        let png = try render(line, RenderOptions(background: Color(hex: "#fafad2")!))
+        #expect(png.pixel(x: 2, y: 2) == Color(hex: "#fafad2"))
+        #expect(png.pixel(x: 50, y: 25) == .black)
+    }
+
+    @Test(arguments: [1.0, 1.5, 2.0, 3.0])
+    func scaleMultipliesTheSizeAndResolution(scale: Double) throws {
+        let png = try render(line, RenderOptions(scale: scale))
+        #expect(png.width == Int((100 * scale).rounded(.up)))
+        #expect(png.height == Int((50 * scale).rounded(.up)))
+        #expect(abs((png.pixelsPerInch ?? 0) - 96 * scale) < 0.05)
+        #expect(png.pixel(x: Int(50 * scale), y: Int(25 * scale)).alpha == 255)
+        #expect(png.text["Software"] == "signature-ink")
+    }
+
+    @Test func aSingleSampleIsARoundDot() throws {
+        let dot = Signature(strokes: [[InkSample(x: 10, y: 10, t: 0)]], canvas: Canvas(width: 20, height: 20))
+        let png = try render(dot, RenderOptions(penWidth: 6))
+        #expect(png.pixel(x: 10, y: 10).alpha == 255)
+        #expect(png.pixel(x: 11, y: 10).alpha == 255)
+        #expect(png.pixel(x: 10, y: 14).alpha == 0)
+        #expect(png.pixel(x: 13, y: 13).alpha < 128)  // round, not square
+    }
+
+    @Test func withoutACanvasTheImageIsCroppedToTheInkPlusPadding() throws {
+        let s = Signature(strokes: [[InkSample(x: 100, y: 100, t: 0), InkSample(x: 160, y: 130, t: 8)]])
+        let png = try render(s, RenderOptions(penWidth: 2, padding: 10))
+        #expect(png.width == 60 + 2 * 11)
+        #expect(png.height == 30 + 2 * 11)
+        #expect(png.pixel(x: 11, y: 11).alpha == 255)
+    }
+
+    @Test func hugeOutputsAreRefusedBeforeAnyAllocation() {
+        let s = Signature(strokes: [[InkSample(x: 0, y: 0, t: 0)]], canvas: Canvas(width: 100_000, height: 100_000))
+        #expect(throws: RenderError.limitExceeded(what: "output side in pixels", limit: 32767, actual: 100_000)) {
+            try SignatureRenderer().png(s)
+        }
+        let wide = Signature(strokes: [[InkSample(x: 0, y: 0, t: 0)]], canvas: Canvas(width: 20000, height: 20000))
+        #expect(throws: RenderError.limitExceeded(what: "output pixels", limit: 64 << 20, actual: 400_000_000)) {
+            try SignatureRenderer().png(wide)
+        }
+    }
+
+    @Test(arguments: [0.0, -1, .nan, .infinity, 17])
+    func badScalesAreRefused(scale: Double) {
+        #expect(throws: RenderError.self) { try SignatureRenderer(options: RenderOptions(scale: scale)).png(line) }
+    }
+
+    @Test func colorsParseFromHex() {
+        #expect(Color(hex: "#0a0B0c") == Color(red: 10, green: 11, blue: 12))
+        #expect(Color(hex: "0a0b0c80") == Color(red: 10, green: 11, blue: 12, alpha: 128))
+        #expect(Color(hex: "#12345") == nil)
+        #expect(Color(hex: "#gggggg") == nil)
+        #expect(Color(red: 1, green: 2, blue: 255, alpha: 16).description == "#0102ff10")
+    }
+
+    @Test func decodingGarbageIsAnError() {
+        #expect(throws: RenderError.self) { try DecodedPNG([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]) }
+    }
+}
