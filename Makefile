@@ -2,7 +2,6 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 SWIFT ?= swift
-SYSTEM_PACKAGES := pkg-config libcairo2-dev libpng-dev
 SAMPLES := $(wildcard SampleStrokes/*.json)
 
 .PHONY: all deps build test demo bench bench-check bench-update fuzz clean
