@@ -17,54 +17,22 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    @Option(help: "Output format: png.")
-    var format: String = "png"
-
-    @Option(help: "Output pixels per canvas unit, > 0 and <= 16 (2 for HiDPI).")
-    var scale: Double = 1
-
-    @Option(name: .customLong("pen-color"), help: "Ink colour as #RRGGBB or #RRGGBBAA.")
-    var penColor: String = "#000000"
-
-    @Option(help: "transparent, or a colour as #RRGGBB or #RRGGBBAA.")
-    var background: String = "transparent"
-
-    @Option(name: .customLong("pen-width"), help: "Pen width in canvas units, > 0.")
-    var penWidth: Double = 2.5
+    @OptionGroup var flags: RenderFlags
 
     func validate() throws {
         try output.validate(inputCount: inputs.count)
-        guard format == "png" else { throw ValidationError("Unknown --format \(format); expected png.") }
-        _ = try renderOptions()
-    }
-
-    func renderOptions() throws -> RenderOptions {
-        guard let pen = Color(hex: penColor) else {
-            throw ValidationError("--pen-color \(penColor) is not #RRGGBB or #RRGGBBAA.")
-        }
-        let back: Color
-        if background == "transparent" {
-            back = .clear
-        } else if let c = Color(hex: background) {
-            back = c
-        } else {
-            throw ValidationError("--background \(background) is not transparent, #RRGGBB or #RRGGBBAA.")
-        }
-        let options = RenderOptions(scale: scale, penColor: pen, background: back, penWidth: penWidth)
-        do { try options.validate() } catch { throw ValidationError("\(error)") }
-        return options
     }
 
     func run() throws {
-        let renderer = SignatureRenderer(options: try renderOptions())
+        let renderer = try flags.renderer()
         let loader = InputLoader()
         var failed = 0
-        for (input, planned) in try output.plan(inputs: inputs, fileExtension: format) {
+        for (input, planned) in try output.plan(inputs: inputs, fileExtension: flags.fileExtension) {
             do {
                 let path = try planned.get()
                 let signature = try loader.load(input)
                 let bytes: [UInt8]
-                do { bytes = try renderer.png(signature) } catch { throw InputFailure(path: input, reason: "\(error)") }
+                do { bytes = try flags.render(signature, with: renderer) } catch { throw InputFailure(path: input, reason: "\(error)") }
                 try OutputWriter.write(bytes, to: path)
             } catch let failure as InputFailure {
                 Diagnostics.error(failure.description)
