@@ -212,8 +212,12 @@ extension FormatError {
             var message = text
             if let r = message.range(of: " around character") { message = String(message[..<r.lowerBound]) }
             if message.hasSuffix(".") { message.removeLast() }
-            guard let r = text.range(of: "around character "), let offset = Int(text[r.upperBound...].prefix { $0.isNumber })
-            else { return .syntax(line: 0, column: 0, message: "invalid JSON: \(message)") }
+            var offset = data.count  // "Unexpected end of file" names no offset: the problem is at the end.
+            if let r = text.range(of: "around character "), let at = Int(text[r.upperBound...].prefix { $0.isNumber }) {
+                offset = at
+            } else if !text.lowercased().contains("end of file") {
+                return .syntax(line: 0, column: 0, message: "invalid JSON: \(message)")
+            }
             let (line, column) = lineAndColumn(of: offset, in: data)
             return .syntax(line: line, column: column, message: "invalid JSON: \(message)")
         }
