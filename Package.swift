@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "SignatureInkTests", dependencies: ["SignatureInk"], swiftSettings: strict),
         .testTarget(
             name: "SignatureInkFormatsTests", dependencies: ["SignatureInkFormats"],
-            swiftSettings: strict),
+            exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "SignatureInkRenderTests",
             dependencies: ["SignatureInkRender", "SignatureInkFormats"],
