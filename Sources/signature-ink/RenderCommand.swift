@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import Foundation
-import Synchronization
 import SignatureInk
 import SignatureInkRender
 
@@ -19,6 +18,8 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: "Stroke files or directories to render.")
     var inputs: [String] = []
 
+    @OptionGroup var input: InputOptions
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var flags: RenderFlags
@@ -28,7 +29,18 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Write N frames of the signature being drawn over time, as STEM-001.png ... (needs --out-dir).")
     var frames: Int?
 
+    @Flag(help: """
+        Read one signature per line of standard input (native or signature_pad JSON) and write one JSON line per         input to standard output, in input order: the output path (with --out-dir) or the output as base64.
+        """)
+    var ndjson = false
+
     func validate() throws {
+        if ndjson {
+            guard inputs.isEmpty else { throw ValidationError("--ndjson reads standard input; give no input files.") }
+            guard output.output == nil else { throw ValidationError("--ndjson writes to --out-dir or standard output, not -o.") }
+            guard frames == nil else { throw ValidationError("--ndjson cannot write --frames.") }
+            return
+        }
         guard !inputs.isEmpty else { throw ValidationError("Give at least one input file or directory.") }
         let expandsToMany = inputs.count > 1 || inputs.contains { FileManager.default.isDirectory($0) }
         try output.validate(inputCount: expandsToMany ? 2 : 1)
@@ -42,56 +54,18 @@ struct RenderCommand: ParsableCommand {
         let renderer = try flags.renderer()
         let flags = self.flags
         let frames = self.frames
-        let loader = InputLoader()
-        let planned = output.plan(InputExpander.expand(inputs, include: batch.include),
-                                  fileExtension: flags.fileExtension)
-        let progress = Progress(total: planned.count, quiet: batch.quiet)
-        let manifest = try batch.manifest.map { (path) throws(InputFailure) in try ManifestWriter(path: path) }
-        let wantsDigest = manifest != nil
-        let failures = Atomic<Int>(0)
-
-        BatchRunner(jobs: batch.workerCount).run(count: planned.count, work: { i in
-            let (input, target) = planned[i]
-            let start = Progress.now()
-            var outcome = Outcome(input: input, milliseconds: 0)
-            do {
-                let path = try target.get()
-                outcome.output = path
-                let signature = try loader.load(input)
-                let bytes: [UInt8]
-                do {
-                    if let frames {
-                        try Self.writeFrames(of: signature, count: frames, basePath: path, flags: flags, renderer: renderer)
-                        bytes = []
-                    } else {
-                        bytes = try flags.render(signature, with: renderer)
-                    }
-                } catch let error as RenderError {
-                    throw InputFailure(path: input, reason: "\(error)")
-                }
-                if frames == nil {
-                    try OutputWriter.write(bytes, to: path)
-                    outcome.bytes = bytes.count
-                    if wantsDigest { outcome.sha256 = SHA256.hex(SHA256.hash(bytes)) }
-                }
-            } catch let failure as InputFailure {
-                outcome.error = failure.reason
-            } catch {
-                outcome.error = "\(error)"
-            }
-            outcome.milliseconds = (Progress.now() - start) * 1000
-            return outcome
-        }, report: { _, outcome in
-            if let error = outcome.error {
-                failures.add(1, ordering: .relaxed)
-                progress.report(InputFailure(path: outcome.input, reason: error))
-            }
-            manifest?.append(outcome)
-            progress.finished(failed: outcome.failed)
-        })
-        try manifest?.finish()
-        progress.summary()
-        if failures.load(ordering: .relaxed) > 0 { throw ExitCode.failure }
+        if ndjson {
+            let stream = NDJSONStream(loader: input.loader, jobs: batch.workerCount, outDir: output.outDir,
+                                      fileExtension: flags.fileExtension) { try flags.render($0, with: renderer) }
+            if stream.run() > 0 { throw ExitCode.failure }
+            return
+        }
+        try BatchJob.run(inputs: inputs, input: input, output: output, batch: batch,
+                         fileExtension: flags.fileExtension) { signature, path in
+            guard let frames else { return try flags.render(signature, with: renderer) }
+            try Self.writeFrames(of: signature, count: frames, basePath: path, flags: flags, renderer: renderer)
+            return nil
+        }
     }
 
     /// Writes `count` frames: frame k shows the ink drawn by k/count of the signature's duration.
