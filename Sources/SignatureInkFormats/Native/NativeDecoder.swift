@@ -26,18 +26,7 @@ public struct NativeDecoder: Sendable {
     /// Decodes a signature.
     /// - Throws: ``FormatError`` naming the line and column of a syntax error, or the path of a bad field.
     public func decode(_ data: Data) throws(FormatError) -> Signature {
-        try limits.checkSize(data.count)
-        let decoder = JSONDecoder()
-        decoder.userInfo[limitsKey] = limits
-        do {
-            return try decoder.decode(NativeDocument.self, from: data).signature
-        } catch let error as FormatError {
-            throw error
-        } catch let error as DecodingError {
-            throw FormatError(error)
-        } catch {
-            throw .syntax(line: 0, column: 0, message: "\(error)")
-        }
+        try JSONInput.decode(NativeDocument.self, from: data, limits: limits).signature
     }
 }
 
