@@ -203,6 +203,13 @@ import SignatureInkFormats
         ("<ink><trace>1 2</trace></ink><ink/>", "after the root"),
         ("<ink a='1' a='2'/>", "twice"),
         ("<ink><!-- a -- b --></ink>", "'--'"),
+        ("<ink><traceFormat xml:id='f' href='#f'/><trace>1 2</trace></ink>", "nest too deep"),
+        ("<ink><context xml:id='c' contextRef='#c'/><trace contextRef='#c'>1 2</trace></ink>", "nest too deep"),
+        ("<ink><brush xml:id='b' brushRef='#b'/><trace brushRef='#b'>1 2</trace></ink>", "nest too deep"),
+        ("<ink><timestamp xml:id='t' timestampRef='#t'/><trace>1 2</trace></ink>", "nest too deep"),
+        ("<ink><trace>1 2", "ends inside <trace>"),
+        ("<ink><trace a=\"1>1 2</trace></ink>", "'<' inside the value"),
+        ("<ink>&#0;</ink>", "invalid character reference"),
     ])
     func malformedInkMLNamesTheProblem(xml: String, expected: String) {
         guard case let .syntax(line, column, message) = decodeError(Data(xml.utf8), as: .inkml) else {

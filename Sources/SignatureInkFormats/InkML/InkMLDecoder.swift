@@ -115,9 +115,10 @@ struct InkMLDecoder {
 
         // MARK: Definitions
 
-        func traceFormat(_ element: XMLElement) throws(FormatError) -> [InkMLChannel] {
+        func traceFormat(_ element: XMLElement, depth: Int = 0) throws(FormatError) -> [InkMLChannel] {
+            guard depth < InkMLDecoder.maxReferenceDepth else { throw error(element, "traceFormat references nest too deep") }
             if element.children.isEmpty, let ref = element.attribute("href") {
-                return try traceFormat(lookup(ref, "traceFormat", from: element))
+                return try traceFormat(lookup(ref, "traceFormat", from: element), depth: depth + 1)
             }
             var channels: [InkMLChannel] = []
             func add(_ e: XMLElement, intermittent: Bool) throws(FormatError) {
