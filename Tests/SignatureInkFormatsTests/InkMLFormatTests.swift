@@ -72,6 +72,17 @@ import SignatureInkFormats
         #expect(s.samples[1].azimuth == 0)
     }
 
+    @Test func readsUnknownUnitsAsDefaultsAndSaysSo() throws {
+        let xml = "<ink><traceFormat><channel name='X' units='furlong'/><channel name='Y' units='himetric'/>"
+            + "<channel name='T' units='fortnight'/></traceFormat><trace>1 2540 0, 2 5080 8</trace></ink>"
+        let result = try InkDecoder().decode(Data(xml.utf8))
+        #expect(result.signature.samples.map(\.x) == [1, 2])
+        #expect(result.signature.samples.map { ($0.y * 1e9).rounded() / 1e9 } == [96, 192])
+        #expect(result.signature.samples.map(\.t) == [0, 8])
+        #expect(result.assumptions.contains { $0.contains("\"furlong\"") })
+        #expect(result.assumptions.contains { $0.contains("\"fortnight\"") })
+    }
+
     @Test func scalesForceWithoutARange() throws {
         let xml = "<ink><traceFormat><channel name='X'/><channel name='Y'/><channel name='F'/></traceFormat>"
             + "<trace>0 0 0, 1 1 512, 2 2 1023</trace></ink>"

@@ -12,15 +12,16 @@ import SignatureInk
 /// under `<ink>`, which go to metadata under their type. Other elements are skipped.
 ///
 /// Mapping to the model:
-/// - X and Y: with `units` of `mm`, `cm`, `m`, `in`, `pt` or `pc`, converted to CSS pixels (96 per inch);
-///   with none, `px` or `dev`, taken as canvas units (reported). `orientation="-ve"` flips the axis.
-/// - T: milliseconds (`s`, `us` converted; no units assumed `ms`, reported), counted from the timestamp the
+/// - X and Y: with `units` of `mm`, `cm`, `m`, `in`, `pt`, `pc` or `himetric` (1/100 mm), converted to CSS
+///   pixels (96 per inch); with none, `px`, `dev` or unknown units, taken as canvas units (reported).
+///   `orientation="-ve"` flips the axis.
+/// - T: milliseconds (`s`, `us` converted; no or unknown units: `ms`, reported), counted from the timestamp the
 ///   channel's `respectTo` or the context names, plus the trace's `timeOffset`; that timestamp gives the
 ///   start time. Without a T channel, samples are placed ``assumedInterval`` apart (reported).
 /// - F: divided into `0...1` by the channel's `min`/`max`; without them, values over 1 are divided by the
 ///   smallest common device range holding them (255, 1023, 2047, 4095, 8191, 32767, 65535; reported).
 /// - OE (elevation) becomes altitude and OA azimuth; without them OTx/OTy tilts are converted. Angles are
-///   degrees unless `units="rad"` (no units: degrees, reported).
+///   degrees unless `units="rad"` (no or unknown units: degrees, reported).
 /// - Brush colour and width go to ``InkMetadataKey/penColor`` and ``InkMetadataKey/penWidth`` (CSS pixels
 ///   when the width has units), with per-stroke keys for traces whose brush differs from the first's.
 /// - An `annotation` of type `signature-ink:canvas` holding `width height unitsPerInch` is the canvas.
@@ -330,7 +331,7 @@ struct InkMLDecoder {
                 case "ms": scale = 1
                 case "s": scale = 1000
                 case "us", "µs": scale = 0.001
-                case let other?: throw error(element, "time units \"\(other)\" are not known (ms, s, us)")
+                case let other?: scale = 1; note("T units \"\(other)\" are not known: milliseconds assumed")
                 }
                 if timeBase == nil, let base { timeBase = base }
                 let shift = (base ?? 0) - (timeBase ?? 0) + timeOffset
@@ -386,7 +387,8 @@ struct InkMLDecoder {
                 return 1
             }
             guard let scale = InkMLDecoder.lengthScale(units) else {
-                throw error(element, "length units \"\(units)\" of channel \(channel.name) are not known")
+                note("length units \"\(units)\" of channel \(channel.name) are not known: taken as canvas units")
+                return 1
             }
             return scale
         }
@@ -397,7 +399,9 @@ struct InkMLDecoder {
             case nil: scale = Double.pi / 180; note("angles have no units: degrees assumed")
             case "deg": scale = Double.pi / 180
             case "rad": scale = 1
-            case let other?: throw error(element, "angle units \"\(other)\" of channel \(channel.name) are not known (deg, rad)")
+            case let other?:
+                scale = Double.pi / 180
+                note("angle units \"\(other)\" of channel \(channel.name) are not known: degrees assumed")
             }
             return values.map { $0.map { $0 * scale } }
         }
@@ -455,6 +459,7 @@ struct InkMLDecoder {
         case "in": return 96
         case "pt": return 96.0 / 72
         case "pc": return 16
+        case "himetric": return 96 / 2540
         default: return nil
         }
     }
