@@ -75,7 +75,7 @@ public struct InkDecoder: Sendable {
         case .native:
             signature = try NativeDecoder(limits: limits).decode(data)
         case .inkml:
-            throw .unknownFormat("InkML is not read by this build")
+            (signature, assumptions) = try InkMLDecoder(limits: limits).decode(data)
         case .signaturePad:
             (signature, assumptions) = try SignaturePadDecoder(limits: limits).decode(data)
         case .svc2004:

@@ -26,7 +26,7 @@ public struct InkEncoder: Sendable {
         case .native:
             text = try NativeEncoder().encode(signature)
         case .inkml:
-            throw .unencodable("InkML is not written by this build")
+            text = try InkMLEncoder().encode(signature)
         case .signaturePad:
             text = try SignaturePadEncoder().encode(signature)
         case .strokeList:

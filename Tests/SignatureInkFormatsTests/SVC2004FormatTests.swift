@@ -15,6 +15,8 @@ import SignatureInkFormats
         #expect(s.startTime == nil)
         #expect(s.canvas == nil)
         #expect(s.metadata[InkMetadataKey.deviceUnitsPerInch] == "2540")
+        // Natural size: 3000 tablet units wide are 3000 / 2540 inches, 113 CSS pixels, not 3000.
+        #expect(s.declaredUnitsPerInch == 2540)
         // Tablet units kept, moved to the origin and flipped: x 3000...6000, y 4200...5596 in the file.
         let b = try #require(s.bounds)
         #expect(b.minX == 0 && b.maxX == 3000 && b.minY == 0 && b.maxY == 1396)

@@ -149,15 +149,19 @@ struct InkAssembler {
     /// - Parameters:
     ///   - metadata: facts to keep in ``Signature/metadata``.
     ///   - canvas: the capture area, if the format says.
+    ///   - timeBase: epoch milliseconds that the clock times count from, when the file says (an InkML
+    ///     timestamp); the start time is then `timeBase` plus the first sample's clock time.
     ///   - timesKnown: `false` when the decoder made the times up, so no capture date is guessed.
     /// - Returns: the signature and every assumption and repair, in words.
-    mutating func finish(metadata: [String: String] = [:], canvas: Canvas? = nil,
+    mutating func finish(metadata: [String: String] = [:], canvas: Canvas? = nil, timeBase: Double? = nil,
                          timesKnown: Bool = true) throws(FormatError) -> (Signature, [String]) {
         if samples.count > strokeStart { try endStroke() }
         var notes = assumptions
         var startTime: Double?
         if let origin = samples.first?.t {
-            if timesKnown {
+            if let timeBase {
+                startTime = timeBase + origin
+            } else if timesKnown {
                 if origin >= Self.epochThreshold {
                     startTime = origin
                 } else {
