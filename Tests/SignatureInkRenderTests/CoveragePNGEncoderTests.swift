@@ -101,6 +101,7 @@ func expectRoundTrip(_ png: [UInt8], _ image: ByteImage, palette: [Color] = inde
             ByteImage("random noise", width: 203, height: 97) { x, y in noise[y * 203 + x] },
             ByteImage("sparse noise", width: 150, height: 80) { x, y in sparse[y * 150 + x] },
             ByteImage("gradient", width: 256, height: 256) { x, y in UInt8((x + y) & 255) },
+            ByteImage("wider than deflate's window", width: 40000, height: 3) { x, y in x % 1000 < 3 + y ? 255 : 0 },
             ByteImage("rows repeat", width: 40, height: 30) { x, y in y % 2 == 0 ? UInt8(x * 6) : UInt8(x * 6 + 1) },
         ]
     }()
@@ -110,6 +111,8 @@ func expectRoundTrip(_ png: [UInt8], _ image: ByteImage, palette: [Color] = inde
         SparseDeflate.Options(filter: .up),
         SparseDeflate.Options(filter: .adaptive),
         SparseDeflate.Options(rowMatchMinimum: 3),
+        SparseDeflate.Options(rowMatchMinimum: 0),
+        SparseDeflate.Options(filter: .up, rowMatchMinimum: 3),
         SparseDeflate.Options(filter: .adaptive, rowMatchMinimum: 8),
         SparseDeflate.Options(allowDynamic: false),
     ]
@@ -129,6 +132,39 @@ func expectRoundTrip(_ png: [UInt8], _ image: ByteImage, palette: [Color] = inde
                 try expectRoundTrip(encode(image, options: options), image)
             }
         }
+    }
+
+    /// The chunks of a PNG file: type, data, and whether the stored CRC matches.
+    static func chunks(_ png: [UInt8]) -> [(type: String, data: [UInt8], crcMatches: Bool)] {
+        var result: [(String, [UInt8], Bool)] = []
+        var i = 8
+        while i + 12 <= png.count {
+            let length = png[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) }
+            let typeAndData = Array(png[(i + 4)..<(i + 8 + length)])
+            let stored = png[(i + 8 + length)..<(i + 12 + length)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            result.append((String(decoding: typeAndData.prefix(4), as: UTF8.self), Array(typeAndData.dropFirst(4)),
+                           CRC32.checksum(typeAndData) == stored))
+            i += 12 + length
+        }
+        return result
+    }
+
+    @Test(arguments: syntheticImages)
+    func chunkCRCsAndTheZlibChecksumAreRight(image: ByteImage) throws {
+        let png = try encode(image)  // default options: filter type 0 on every row
+        let chunks = Self.chunks(png)
+        #expect(Array(png.prefix(8)) == PNGChunkWriter.signature)
+        #expect(chunks.map(\.type) == ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"])
+        #expect(chunks.allSatisfy { $0.crcMatches })
+        let idat = try #require(chunks.first { $0.type == "IDAT" }?.data)
+        #expect(idat.prefix(2) == [0x78, 0x01])
+        var adler = Adler32()
+        for y in 0..<image.height {
+            adler.add(0)
+            image.bytes[(y * image.stride)..<(y * image.stride + image.width)].withUnsafeBufferPointer { adler.add($0) }
+        }
+        let stored = idat.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        #expect(stored == adler.value)
     }
 
     @Test func incompressibleNoiseStaysBounded() throws {

@@ -40,6 +40,24 @@ struct Adler32 {
         }
     }
 
+    /// Adds `count` bytes at `p`, words of eight zeros in constant time; `count` at most
+    /// ``bytesBetweenReductions`` since the last ``reduce()``.
+    mutating func add(sparse p: UnsafePointer<UInt8>, count: Int) {
+        var i = 0
+        while i + 8 <= count {
+            if UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) == 0 {
+                s2 &+= 8 &* s1
+            } else {
+                for k in i..<(i + 8) { add(p[k]) }
+            }
+            i += 8
+        }
+        while i < count {
+            add(p[i])
+            i += 1
+        }
+    }
+
     /// Reduces both sums modulo 65521.
     @inline(__always) mutating func reduce() {
         s1 %= Self.modulus

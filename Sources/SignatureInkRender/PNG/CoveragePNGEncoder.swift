@@ -19,6 +19,12 @@ public struct CoveragePNGEncoder: Sendable {
     /// Buffers reused across calls; only ever mutated while uniquely referenced.
     final class Buffers: @unchecked Sendable {
         let deflate = SparseDeflate.Scratch()
+        /// The chunks before the image data of the last call, and what they were made from: a batch with
+        /// one palette and metadata builds them once.
+        var header: [UInt8] = []
+        var headerSize = (width: 0, height: 0)
+        var headerPalette: [Color] = []
+        var headerMetadata = PNGMetadata()
     }
 
     private var buffers = Buffers()
@@ -65,20 +71,26 @@ public struct CoveragePNGEncoder: Sendable {
             }
         }
 
-        var header = PNGChunkWriter()
-        header.indexedHeader(width: width, height: height)
-        header.palette(palette)
-        header.physicalSize(pixelsPerMetre: metadata.pixelsPerMetre)
-        for entry in metadata.text { try header.text(key: entry.key, value: entry.value) }
-
         if !isKnownUniquelyReferenced(&buffers) { buffers = Buffers() }
+        if buffers.header.isEmpty || buffers.headerSize != (width, height) || buffers.headerPalette != palette
+            || buffers.headerMetadata != metadata {
+            var header = PNGChunkWriter()
+            header.indexedHeader(width: width, height: height)
+            header.palette(palette)
+            header.physicalSize(pixelsPerMetre: metadata.pixelsPerMetre)
+            for entry in metadata.text { try header.text(key: entry.key, value: entry.value) }
+            buffers.header = header.bytes
+            buffers.headerSize = (width, height)
+            buffers.headerPalette = palette
+            buffers.headerMetadata = metadata
+        }
+        let prefix = buffers.header
         let scratch = buffers.deflate
         let plan = SparseDeflate.plan(image, options: options, scratch: scratch)
         guard plan.byteCount <= Int(Int32.max) else {
             throw .limitExceeded(what: "PNG image data bytes", limit: Int(Int32.max), actual: plan.byteCount)
         }
 
-        let prefix = header.bytes
         let iend: [UInt8] = [0, 0, 0, 0, 73, 69, 78, 68, 0xae, 0x42, 0x60, 0x82]  // length 0, "IEND", CRC
         let total = prefix.count + 8 + plan.byteCount + 4 + iend.count
         let slack = 8  // the bit writer stores whole words past its last byte

@@ -57,14 +57,18 @@ struct HuffmanCode {
     /// - Returns: a length per symbol, 0 for unused symbols.
     static func lengths(frequencies: [UInt32], maxLength: Int) -> [UInt8] {
         var lengths = [UInt8](repeating: 0, count: frequencies.count)
-        var used = frequencies.indices.filter { frequencies[$0] > 0 }
-        if used.count < 2 {
+        // Sort used symbols by frequency, then symbol, as one integer key: frequency above, symbol below.
+        var keys: [UInt64] = []
+        keys.reserveCapacity(frequencies.count)
+        for (symbol, f) in frequencies.enumerated() where f > 0 { keys.append(UInt64(f) << 16 | UInt64(symbol)) }
+        if keys.count < 2 {
             lengths[0] = 1
             lengths[1] = 1
             return lengths
         }
-        used.sort { (frequencies[$0], $0) < (frequencies[$1], $1) }
-        var weights = used.map { UInt64(frequencies[$0]) }
+        keys.sort()
+        let used = keys.map { Int($0 & 0xffff) }
+        var weights = keys.map { $0 >> 16 }
         let n = used.count
         var nodeWeight = [UInt64](repeating: 0, count: 2 * n - 1)
         var parent = [Int](repeating: 0, count: 2 * n - 1)

@@ -63,10 +63,15 @@ enum SparseDeflate {
             /// Per row, whichever of None and Up leaves fewer non-zero bytes.
             case adaptive
         }
-        /// Row filter choice; default ``Filter/none``.
+        /// Row filter choice; default ``Filter/none``. Measured on rendered signatures (600 x 300 and
+        /// 1200 x 600, straight and cursive), Up and the per-row choice both made files 5...30 % larger and
+        /// encoding slower: coverage edges shift between rows, so differences are no sparser than values.
         var filter: Filter = .none
-        /// Shortest match against the row above worth taking, in bytes, >= 3; 0 takes none.
-        var rowMatchMinimum = 0
+        /// Shortest match against the row above worth taking, in bytes, >= 3; 0 takes none. Such a match
+        /// starts only at ink (a non-zero byte) and runs as long as the rows agree. Default 16: measured, it
+        /// made straight-stroked signatures 6 % smaller and cursive ones 0.1 % larger, for 3...12 % more
+        /// time; shorter minimums cost cursive ink up to 6 %.
+        var rowMatchMinimum = 16
         /// Whether a dynamic Huffman block may be chosen (otherwise fixed or stored only).
         var allowDynamic = true
     }
@@ -150,6 +155,11 @@ enum SparseDeflate {
 
     /// The length code (257...285), its extra bit count and extra value for a match length of 3...258.
     static func lengthCode(_ length: Int) -> (symbol: Int, extraBits: Int, extra: Int) {
+        lengthCodes[length - 3]
+    }
+
+    /// ``lengthCode(_:)`` for every length 3...258, indexed by length - 3.
+    static let lengthCodes: [(symbol: Int, extraBits: Int, extra: Int)] = (3...maximumMatch).map { length in
         var i = lengthBase.count - 1
         while lengthBase[i] > length { i -= 1 }
         return (257 + i, lengthExtraBits[i], length - lengthBase[i])
@@ -317,7 +327,8 @@ enum SparseDeflate {
         let distances = HuffmanCode(lengths: distanceLengths)
         var bits = [UInt64](repeating: 0, count: tokenKinds)
         var counts = [UInt8](repeating: 0, count: tokenKinds)
-        for v in 0..<256 {
+        // Only token kinds that occur need their bits: the others are never looked up.
+        for v in 0..<256 where h[v] != 0 {
             bits[v] = UInt64(literals.codes[v])
             counts[v] = literals.lengths[v]
         }
@@ -326,7 +337,7 @@ enum SparseDeflate {
             let n = Int(distances.lengths[code.symbol])
             return (UInt64(distances.codes[code.symbol]) | UInt64(code.extra) << UInt64(n), n + code.extraBits)
         }
-        for length in 3...maximumMatch {
+        for length in 3...maximumMatch where h[runTokenBase + length - 3] | h[rowTokenBase + length - 3] != 0 {
             let code = lengthCode(length)
             let n = Int(literals.lengths[code.symbol])
             let lengthBits = UInt64(literals.codes[code.symbol]) | UInt64(code.extra) << UInt64(n)
@@ -556,12 +567,12 @@ struct Tokenizer {
                 i = end
                 continue
             }
-            if rowMatchMinimum > 0, let above, above[i] == b {
+            if rowMatchMinimum > 0, b != 0, let above, above[i] == b {
                 let end = Self.endOfMatch(row, above, from: i + 1, to: count)
                 if end - i >= rowMatchMinimum {
                     flushRun()
                     _ = emitMatches(end - i, base: SparseDeflate.rowTokenBase)
-                    for k in i..<end { adler.add(row[k]) }
+                    adler.add(sparse: row + i, count: end - i)
                     runValue = Int(row[end - 1])
                     i = end
                     continue
@@ -576,12 +587,32 @@ struct Tokenizer {
         adler.reduce()
     }
 
-    /// The first index in `from..<to` whose byte is not `value`, or `to`; eight bytes at a time.
+    /// The first index in `from..<to` whose byte is not `value`, or `to`: one word, then 32 bytes at a time
+    /// (four words tested with one branch), then a word at a time.
     @inline(__always) static func endOfRun(_ p: UnsafePointer<UInt8>, from: Int, to: Int, value: UInt8) -> Int {
         let pattern = UInt64(value) &* 0x0101_0101_0101_0101
+        @inline(__always) func word(_ i: Int) -> UInt64 {
+            UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) ^ pattern
+        }
         var i = from
+        // Most runs between anti-aliased pixels are short: try one word before the wide loop.
+        if i + 8 <= to {
+            let w = word(i)
+            if w != 0 { return i + w.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i + 32 <= to {
+            let a = word(i), b = word(i + 8), c = word(i + 16), d = word(i + 24)
+            if a | b | c | d != 0 {
+                if a != 0 { return i + a.trailingZeroBitCount >> 3 }
+                if b != 0 { return i + 8 + b.trailingZeroBitCount >> 3 }
+                if c != 0 { return i + 16 + c.trailingZeroBitCount >> 3 }
+                return i + 24 + d.trailingZeroBitCount >> 3
+            }
+            i += 32
+        }
         while i + 8 <= to {
-            let w = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) ^ pattern
+            let w = word(i)
             if w != 0 { return i + w.trailingZeroBitCount >> 3 }
             i += 8
         }
@@ -589,13 +620,20 @@ struct Tokenizer {
         return i
     }
 
-    /// The first index in `from..<to` where `a` and `b` differ, or `to`; eight bytes at a time.
+    /// The first index in `from..<to` where `a` and `b` differ, or `to`; 32 bytes at a time, then eight.
     @inline(__always) static func endOfMatch(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>,
                                              from: Int, to: Int) -> Int {
-        var i = from
-        while i + 8 <= to {
-            let w = UInt64(littleEndian: UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self))
+        @inline(__always) func difference(_ i: Int) -> UInt64 {
+            UInt64(littleEndian: UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self))
                 ^ UInt64(littleEndian: UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self))
+        }
+        var i = from
+        while i + 32 <= to {
+            if difference(i) | difference(i + 8) | difference(i + 16) | difference(i + 24) != 0 { break }
+            i += 32
+        }
+        while i + 8 <= to {
+            let w = difference(i)
             if w != 0 { return i + w.trailingZeroBitCount >> 3 }
             i += 8
         }
