@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+public import SignatureInk
 
 /// Writes one-byte-per-pixel images, such as the coverage of one ink colour, as 8-bit indexed PNGs, fast.
 ///

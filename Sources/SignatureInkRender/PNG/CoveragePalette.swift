@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+public import SignatureInk
 
 extension CoveragePNGEncoder {
     /// The 256-entry palette that shows coverage `i` (0...255) of `ink` over `background`, for

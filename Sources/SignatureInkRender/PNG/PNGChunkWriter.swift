@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import SignatureInk
 
 /// Frames PNG chunks: a 4-byte big-endian length, the 4-letter type, the data, and the CRC-32 of type and
 /// data (PNG specification, section 5.3). Builds the chunks that come before the image data.
