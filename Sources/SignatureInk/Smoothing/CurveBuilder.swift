@@ -32,6 +32,7 @@ struct CurveBuilder: Sendable {
     private var k1 = Knot(p: .zero, t: 0, r: 0)   // pending knot: its outgoing segment is not emitted yet
     private var tangentOut0 = Point.zero          // tangent leaving k0
     private var chord01 = Point.zero              // unit chord k0 -> k1
+    private var length01 = 0.0                    // its length
 
     init(tolerance: Double) { self.tolerance = tolerance }
 
@@ -44,7 +45,20 @@ struct CurveBuilder: Sendable {
     mutating func moveLastKnot(to k: Knot) {
         guard knotCount > 0 else { return }
         k1 = k
-        if knotCount > 1, let u = (k1.p - k0.p).normalized { chord01 = u }
+        if knotCount > 1 {
+            let v = k1.p - k0.p
+            let len = v.length
+            if len > 0 && len.isFinite { chord01 = v / len; length01 = len }
+        }
+    }
+
+    /// The unit vector and length from `a` to `b`, or `nil` when they coincide (or are not finite).
+    @inline(__always)
+    private static func chord(_ a: Point, _ b: Point) -> (Point, Double)? {
+        let v = b - a
+        let len = v.lengthSquared.squareRoot()
+        guard len > 0 && len.isFinite else { return nil }
+        return (v * (1 / len), len)
     }
 
     /// Adds a knot; emits the first knot, and the segment before the previous knot once its tangent is known.
@@ -55,14 +69,15 @@ struct CurveBuilder: Sendable {
             knotCount = 1
             out.append(InkPoint(x: k.p.x, y: k.p.y, t: k.t, radius: k.r, distance: distance))
         case 1:
-            guard let u = (k.p - k1.p).normalized else { return }
+            guard let (u, len) = Self.chord(k1.p, k.p) else { return }
             k0 = k1
             k1 = k
             chord01 = u
+            length01 = len
             tangentOut0 = u
             knotCount = 2
         default:
-            guard let u12 = (k.p - k1.p).normalized else { return }
+            guard let (u12, len12) = Self.chord(k1.p, k.p) else { return }
             let u01 = chord01
             let tIn: Point, tOut: Point
             if u01.dot(u12) < Self.cornerCosine {
@@ -73,12 +88,13 @@ struct CurveBuilder: Sendable {
                 tIn = b
                 tOut = b
             }
-            emitSegment(from: k0, tangent: tangentOut0, to: k1, tangent: tIn, chord: u01,
+            emitSegment(from: k0, tangent: tangentOut0, to: k1, tangent: tIn, chord: u01, length: length01,
                         into: &out, distance: &distance)
             k0 = k1
             k1 = k
             tangentOut0 = tOut
             chord01 = u12
+            length01 = len12
             knotCount += 1
         }
     }
@@ -87,7 +103,7 @@ struct CurveBuilder: Sendable {
     mutating func finish(into out: inout [InkPoint], distance: inout Double) {
         if knotCount >= 2 {
             emitSegment(from: k0, tangent: tangentOut0, to: k1, tangent: chord01, chord: chord01,
-                        into: &out, distance: &distance)
+                        length: length01, into: &out, distance: &distance)
         }
         knotCount = 0
     }
@@ -95,9 +111,7 @@ struct CurveBuilder: Sendable {
     /// Emits the cubic from `a` to `b` as ink points after `a`, up to and including `b`.
     @inline(__always)
     private func emitSegment(from a: Knot, tangent ta: Point, to b: Knot, tangent tb: Point, chord u: Point,
-                             into out: inout [InkPoint], distance: inout Double) {
-        let d = b.p - a.p
-        let len = d.length
+                             length len: Double, into out: inout [InkPoint], distance: inout Double) {
         // Control points are a third of the chord along each tangent; their distance from the chord's
         // third points bounds the curve's distance from the chord (3/4 of it, for a cubic).
         let h = len / 3

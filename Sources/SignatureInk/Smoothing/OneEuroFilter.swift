@@ -68,10 +68,10 @@ public struct OneEuroFilter: Sendable, Hashable {
             velocity = .zero
             return p
         }
-        let raw = (p - value) / dt
+        let raw = (p - value) * (1 / dt)
         let ad = Self.alpha(interval: dt, cutoff: derivativeCutoff)
         velocity = velocity + (raw - velocity) * ad
-        let cutoff = minCutoff + beta * velocity.length
+        let cutoff = minCutoff + beta * velocity.lengthSquared.squareRoot()
         let a = Self.alpha(interval: dt, cutoff: cutoff)
         // alpha is NaN when the cutoff is infinite (filter off): pass the input through.
         value = a.isNaN || a >= 1 ? p : value + (p - value) * a

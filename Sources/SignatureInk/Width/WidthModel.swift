@@ -15,10 +15,14 @@ public struct WidthModel: Sendable, Hashable {
     /// The filtered speed, in canvas units per millisecond.
     public private(set) var speed: Double = 0
     private var primed = false
+    private let inverseMidSpeed: Double
 
     /// Creates a model for a style.
     /// - Parameter style: the pen style; it should be ``PenStyle/sanitized``.
-    public init(style: PenStyle) { self.style = style }
+    public init(style: PenStyle) {
+        self.style = style
+        inverseMidSpeed = 1 / style.speedAtMidWidth
+    }
 
     /// Forgets the filtered speed, ready for a new stroke.
     public mutating func reset() {
@@ -47,7 +51,7 @@ public struct WidthModel: Sendable, Hashable {
             let shaped = style.pressureExponent == 1 ? pc : Self.power(pc, style.pressureExponent)
             return style.minWidth + range * shaped
         }
-        return style.minWidth + range / (1 + speed / style.speedAtMidWidth)
+        return style.minWidth + range / (1 + speed * inverseMidSpeed)
     }
 
     /// `x^e` for `x` in `0...1` without Foundation: `exp(e * log(x))` through RealModule.
