@@ -38,5 +38,13 @@ let package = Package(
             ],
             path: "Simplify",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "PNG",
+            dependencies: [
+                .product(name: "SignatureInkRender", package: core),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "PNG",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]
 )

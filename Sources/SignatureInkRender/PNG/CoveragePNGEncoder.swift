@@ -92,7 +92,7 @@ public struct CoveragePNGEncoder: Sendable {
             throw .limitExceeded(what: "PNG image data bytes", limit: Int(Int32.max), actual: plan.byteCount)
         }
 
-        let iend: [UInt8] = [0, 0, 0, 0, 73, 69, 78, 68, 0xae, 0x42, 0x60, 0x82]  // length 0, "IEND", CRC
+        let iend = Self.end
         let total = prefix.count + 8 + plan.byteCount + 4 + iend.count
         let slack = 8  // the bit writer stores whole words past its last byte
         return [UInt8](unsafeUninitializedCapacity: total + slack) { out, initialized in
@@ -100,8 +100,7 @@ public struct CoveragePNGEncoder: Sendable {
             start.initialize(from: prefix, count: prefix.count)
             var p = start + prefix.count
             PNGChunkWriter.storeBigEndian(UInt32(plan.byteCount), at: p)
-            let idatType: [UInt8] = [73, 68, 65, 84]  // "IDAT"
-            (p + 4).initialize(from: idatType, count: 4)
+            (p + 4).initialize(from: Self.imageDataType, count: 4)
             let written = SparseDeflate.write(image, plan: plan, scratch: scratch, into: p + 8)
             let crc = CRC32.update(0, UnsafeRawBufferPointer(start: p + 4, count: 4 + written))
             p += 8 + written
@@ -111,6 +110,11 @@ public struct CoveragePNGEncoder: Sendable {
             initialized = total
         }
     }
+
+    /// The `IEND` chunk: length 0, type, CRC.
+    static let end: [UInt8] = [0, 0, 0, 0, 73, 69, 78, 68, 0xae, 0x42, 0x60, 0x82]
+    /// The type of an `IDAT` chunk.
+    static let imageDataType: [UInt8] = [73, 68, 65, 84]
 
     /// The largest byte in the image.
     static func largestByte(_ image: ByteRows) -> UInt8 {
