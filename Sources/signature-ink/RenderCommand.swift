@@ -24,6 +24,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        let flags = self.flags.resolved(output: output.output)
         let renderer = try flags.renderer()
         let loader = InputLoader()
         var failed = 0
