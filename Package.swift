@@ -54,7 +54,7 @@ let package = Package(
             name: "SignatureInkTests", dependencies: ["SignatureInk", "InkTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SignatureInkFormatsTests", dependencies: ["SignatureInkFormats", "InkTestSupport"],
-            swiftSettings: strict),
+            exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "SignatureInkRenderTests",
             dependencies: ["SignatureInkRender", "SignatureInkFormats", "InkTestSupport"],

@@ -15,6 +15,7 @@ public enum FormatError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The signature cannot be written in this format, for example a NaN coordinate.
     case unencodable(String)
 
+    /// A one-line message for a person, with the position first when there is one.
     public var description: String {
         switch self {
         case let .syntax(line, column, message):

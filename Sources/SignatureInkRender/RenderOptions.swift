@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+public import SignatureInk
 
 /// How a signature is drawn: size, framing, colours, pen, view mode and decorations.
 ///

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import SignatureInk
+import SignatureInkFormats
 
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,20 +12,23 @@ struct InfoCommand: ParsableCommand {
     @Argument(help: "A stroke file.")
     var input: String
 
+    @OptionGroup var options: InputOptions
+
     func run() throws {
-        let signature: Signature
+        let result: DecodeResult
         do {
-            signature = try InputLoader().load(input)
+            result = try options.loader.read(input)
         } catch {
             Diagnostics.error(error.description)
             throw ExitCode.failure
         }
-        print(Self.summary(of: signature, name: input))
+        print(Self.summary(of: result.signature, name: input, format: result.format))
+        for note in result.assumptions { print("assumed: \(note)") }
     }
 
-    static func summary(of s: Signature, name: String) -> String {
+    static func summary(of s: Signature, name: String, format: InkFormat) -> String {
         func f(_ v: Double) -> String { String(format: "%.1f", v) }
-        var lines = ["file: \(name)", "strokes: \(s.strokeCount)", "samples: \(s.samples.count)",
+        var lines = ["file: \(name)", "format: \(format.displayName)", "strokes: \(s.strokeCount)", "samples: \(s.samples.count)",
                      "duration: \(f(s.duration)) ms"]
         if let b = s.bounds {
             lines.append("bounds: x \(f(b.minX))...\(f(b.maxX)), y \(f(b.minY))...\(f(b.maxY)) (\(f(b.width)) x \(f(b.height)))")

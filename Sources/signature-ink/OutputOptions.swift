@@ -21,28 +21,26 @@ struct OutputOptions: ParsableArguments {
     }
 
     /// Pairs each input with its output path. An input whose output would clash with another's, or overwrite an
-    /// input, is returned as a failure instead.
-    func plan(inputs: [String], fileExtension: String) throws -> [(input: String, output: Result<String, InputFailure>)] {
-        if let output { return [(inputs[0], plannedOutput(output, inputs: inputs, for: inputs[0]))] }
-        guard let outDir else { return [] }
-        try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+    /// input, gets a failure instead.
+    func plan(_ inputs: [BatchInput], fileExtension: String) -> [(input: String, output: Result<String, InputFailure>)] {
+        let inputPaths = Set(inputs.map { OutputWriter.canonical($0.path) })
         var firstUse: [String: String] = [:]
         return inputs.map { input in
-            let stem = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-            let path = URL(fileURLWithPath: outDir).appendingPathComponent(stem + "." + fileExtension).path
-            if let other = firstUse[path] {
-                return (input, .failure(InputFailure(path: input, reason: "output \(path) would also be written from \(other); rename one of them")))
+            let path: String
+            if let output {
+                path = output
+            } else {
+                path = URL(fileURLWithPath: outDir ?? ".").appendingPathComponent(input.relativeStem + "." + fileExtension).path
             }
-            firstUse[path] = input
-            return (input, plannedOutput(path, inputs: inputs, for: input))
+            let target = OutputWriter.canonical(path)
+            if inputPaths.contains(target) {
+                return (input.path, .failure(InputFailure(path: input.path, reason: "output \(path) is an input; refusing to overwrite it")))
+            }
+            if let other = firstUse[target] {
+                return (input.path, .failure(InputFailure(path: input.path, reason: "output \(path) would also be written from \(other); rename one of them")))
+            }
+            firstUse[target] = input.path
+            return (input.path, .success(path))
         }
-    }
-
-    private func plannedOutput(_ path: String, inputs: [String], for input: String) -> Result<String, InputFailure> {
-        let target = OutputWriter.canonical(path)
-        if inputs.contains(where: { OutputWriter.canonical($0) == target }) {
-            return .failure(InputFailure(path: input, reason: "output \(path) is an input; refusing to overwrite it"))
-        }
-        return .success(path)
     }
 }

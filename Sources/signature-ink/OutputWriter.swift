@@ -3,7 +3,7 @@ import Foundation
 
 /// Writes output files so that a failure never leaves a truncated file behind.
 enum OutputWriter {
-    /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`. An existing file at `path`
+    /// Writes `bytes` to a temporary file beside `path` (creating its folder), then renames it over `path`. An existing file at `path`
     /// is replaced only when the whole write succeeded.
     static func write(_ bytes: [UInt8], to path: String) throws(InputFailure) {
         let url = URL(fileURLWithPath: path)
@@ -11,6 +11,7 @@ enum OutputWriter {
         let temporary = directory.appendingPathComponent(
             ".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))")
         do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data(bytes).write(to: temporary, options: .withoutOverwriting)
         } catch {
             try? FileManager.default.removeItem(at: temporary)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
+import Foundation
 import SignatureInk
 import SignatureInkRender
 
@@ -8,38 +9,84 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render stroke files to images.",
         discussion: """
-            Without a canvas in the input, the image is cropped to the ink plus padding. Outputs are written to a \
-            temporary name and renamed, so a failure never leaves a truncated file.
+            Inputs are files or directories (searched recursively; see --include). Inputs are rendered on every \
+            core (--jobs); a bad input is reported as FILE: reason and the others are still written. Outputs are \
+            written to a temporary name and renamed, so a failure never leaves a truncated file, and an input is \
+            never overwritten. Without a canvas in the input, the image is cropped to the ink plus padding.
             """)
 
-    @Argument(help: "Stroke files to render.")
-    var inputs: [String]
+    @Argument(help: "Stroke files or directories to render.")
+    var inputs: [String] = []
+
+    @OptionGroup var input: InputOptions
 
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var flags: RenderFlags
 
+    @OptionGroup var batch: BatchOptions
+
+    @Option(help: "Write N frames of the signature being drawn over time, as STEM-001.png ... (needs --out-dir).")
+    var frames: Int?
+
+    @Flag(help: """
+        Read one signature per line of standard input (native or signature_pad JSON) and write one JSON line per         input to standard output, in input order: the output path (with --out-dir) or the output as base64.
+        """)
+    var ndjson = false
+
     func validate() throws {
-        try output.validate(inputCount: inputs.count)
+        if ndjson {
+            guard inputs.isEmpty else { throw ValidationError("--ndjson reads standard input; give no input files.") }
+            guard output.output == nil else { throw ValidationError("--ndjson writes to --out-dir or standard output, not -o.") }
+            guard frames == nil else { throw ValidationError("--ndjson cannot write --frames.") }
+            return
+        }
+        guard !inputs.isEmpty else { throw ValidationError("Give at least one input file or directory.") }
+        let expandsToMany = inputs.count > 1 || inputs.contains { FileManager.default.isDirectory($0) }
+        try output.validate(inputCount: expandsToMany ? 2 : 1)
+        if let frames {
+            guard (1...10_000).contains(frames) else { throw ValidationError("--frames must be 1...10000.") }
+            guard output.outDir != nil else { throw ValidationError("--frames needs --out-dir DIR.") }
+        }
     }
 
     func run() throws {
         let flags = self.flags.resolved(output: output.output)
         let renderer = try flags.renderer()
-        let loader = InputLoader()
-        var failed = 0
-        for (input, planned) in try output.plan(inputs: inputs, fileExtension: flags.fileExtension) {
-            do {
-                let path = try planned.get()
-                let signature = try loader.load(input)
-                let bytes: [UInt8]
-                do { bytes = try flags.render(signature, with: renderer) } catch { throw InputFailure(path: input, reason: "\(error)") }
-                try OutputWriter.write(bytes, to: path)
-            } catch let failure as InputFailure {
-                Diagnostics.error(failure.description)
-                failed += 1
-            }
+        let flags = self.flags
+        let frames = self.frames
+        if ndjson {
+            let stream = NDJSONStream(loader: input.loader, jobs: batch.workerCount, outDir: output.outDir,
+                                      fileExtension: flags.fileExtension) { try flags.render($0, with: renderer) }
+            if stream.run() > 0 { throw ExitCode.failure }
+            return
         }
-        if failed > 0 { throw ExitCode.failure }
+        try BatchJob.run(inputs: inputs, input: input, output: output, batch: batch,
+                         fileExtension: flags.fileExtension) { signature, path in
+            guard let frames else { return try flags.render(signature, with: renderer) }
+            try Self.writeFrames(of: signature, count: frames, basePath: path, flags: flags, renderer: renderer)
+            return nil
+        }
+    }
+
+    /// Writes `count` frames: frame k shows the ink drawn by k/count of the signature's duration.
+    static func writeFrames(of signature: Signature, count: Int, basePath: String, flags: RenderFlags,
+                            renderer: SignatureRenderer) throws {
+        let base = URL(fileURLWithPath: basePath).deletingPathExtension().path
+        let digits = max(3, String(count).count)
+        let first = signature.samples.first?.t ?? 0
+        for k in 1...count {
+            let time = first + signature.duration * Double(k) / Double(count)
+            let frame = signature.drawn(through: time)
+            let number = String(repeating: "0", count: digits - String(k).count) + String(k)
+            try OutputWriter.write(try flags.render(frame, with: renderer), to: "\(base)-\(number).\(flags.fileExtension)")
+        }
+    }
+}
+
+extension FileManager {
+    func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 }

@@ -6,12 +6,12 @@ import Foundation
 struct SignatureInkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signature-ink",
-        abstract: "Render and inspect handwritten signatures.",
+        abstract: "Render, convert and inspect handwritten signatures.",
         discussion: """
             Exit status: 0 when every input was done, 1 when some inputs failed (each failure is printed \
             on stderr as FILE: reason, and the other outputs are still written), 2 for a usage error.
             """,
-        subcommands: [RenderCommand.self, InfoCommand.self])
+        subcommands: [RenderCommand.self, ConvertCommand.self, InfoCommand.self])
 
     /// Runs the command with the documented exit codes: 0 done, 1 some inputs failed, 2 usage error.
     static func main() {

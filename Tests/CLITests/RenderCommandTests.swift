@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import InkTestSupport
+import SignatureInk
 import SignatureInkRender
 import Testing
 

@@ -43,6 +43,16 @@ public struct Path: Sendable, Hashable {
     public mutating func close() { elements.append(.close) }
     /// Appends every command of another path.
     public mutating func append(_ other: Path) { elements.append(contentsOf: other.elements) }
+    /// Appends one command.
+    public mutating func append(_ element: Element) { elements.append(element) }
+    /// Appends commands in order.
+    public mutating func append<S: Sequence>(contentsOf commands: S) where S.Element == Element {
+        elements.append(contentsOf: commands)
+    }
+    /// Removes every command, keeping the storage for reuse.
+    public mutating func removeAll(keepingCapacity keep: Bool = true) {
+        elements.removeAll(keepingCapacity: keep)
+    }
 
     /// The bounds of every point and control point, or `nil` for an empty path. Since a cubic lies inside the
     /// hull of its control points, this contains the drawn shape.

@@ -26,19 +26,7 @@ public struct NativeDecoder: Sendable {
     /// Decodes a signature.
     /// - Throws: ``FormatError`` naming the line and column of a syntax error, or the path of a bad field.
     public func decode(_ data: Data) throws(FormatError) -> Signature {
-        try limits.checkSize(data.count)
-        let decoder = JSONDecoder()
-        decoder.userInfo[limitsKey] = limits
-        do {
-            return try decoder.decode(NativeDocument.self, from: data).signature
-        } catch let error as FormatError {
-            throw error
-        } catch let error as DecodingError {
-            if case let .dataCorrupted(ctx) = error, ctx.codingPath.isEmpty { throw FormatError.jsonSyntax(in: data) }
-            throw FormatError(error)
-        } catch {
-            throw .syntax(line: 0, column: 0, message: "\(error)")
-        }
+        try JSONInput.decode(NativeDocument.self, from: data, limits: limits).signature
     }
 }
 
@@ -181,7 +169,13 @@ extension FormatError {
         case let .typeMismatch(type, ctx):
             self = .field(path: path(ctx.codingPath), message: "expected \(FormatError.typeName(type))")
         case let .dataCorrupted(ctx):
-            self = .field(path: path(ctx.codingPath), message: ctx.debugDescription)
+            if ctx.codingPath.isEmpty {
+                let text = (ctx.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+                    ?? ctx.debugDescription
+                self = FormatError.syntax(from: text)
+            } else {
+                self = .field(path: path(ctx.codingPath), message: ctx.debugDescription)
+            }
         @unknown default:
             self = .syntax(line: 0, column: 0, message: "\(error)")
         }
@@ -200,32 +194,20 @@ extension FormatError {
         }
     }
 
-    /// The syntax error in JSON text that failed to parse, with its line and column.
-    ///
-    /// Foundation's parser reports the character offset of the problem; this turns it into a line and column.
-    static func jsonSyntax(in data: Data) -> FormatError {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return .syntax(line: 0, column: 0, message: "invalid JSON")
-        } catch {
-            let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            var message = text
-            if let r = message.range(of: " around character") { message = String(message[..<r.lowerBound]) }
-            if message.hasSuffix(".") { message.removeLast() }
-            guard let r = text.range(of: "around character "), let offset = Int(text[r.upperBound...].prefix { $0.isNumber })
-            else { return .syntax(line: 0, column: 0, message: "invalid JSON: \(message)") }
-            let (line, column) = lineAndColumn(of: offset, in: data)
-            return .syntax(line: line, column: column, message: "invalid JSON: \(message)")
+    /// Parses "... around line L, column C." out of a JSON parser message.
+    static func syntax(from text: String) -> FormatError {
+        var line = 0, column = 0
+        if let r = text.range(of: "line ") {
+            let digits = text[r.upperBound...].prefix { $0.isNumber }
+            line = Int(digits) ?? 0
         }
-    }
-
-    /// The 1-based line and column (in bytes) of a byte offset.
-    static func lineAndColumn(of offset: Int, in data: Data) -> (line: Int, column: Int) {
-        var line = 1, lineStart = 0
-        for (i, byte) in data.prefix(offset).enumerated() where byte == UInt8(ascii: "\n") {
-            line += 1
-            lineStart = i + 1
+        if let r = text.range(of: "column ") {
+            let digits = text[r.upperBound...].prefix { $0.isNumber }
+            column = Int(digits) ?? 0
         }
-        return (line, offset - lineStart + 1)
+        var message = text
+        if let r = message.range(of: " around line") { message = String(message[..<r.lowerBound]) }
+        if message.hasSuffix(".") { message.removeLast() }
+        return .syntax(line: line, column: column, message: "invalid JSON: \(message)")
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+public import SignatureInk
 import CPNG
 
 /// A PNG read back through libpng: its stored layout and chunks, and its pixels as straight RGBA.

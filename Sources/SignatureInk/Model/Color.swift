@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// An sRGB colour with straight (not premultiplied) alpha, 8 bits a channel.
+/// An sRGB colour with straight (not premultiplied) alpha, 8 bits a channel: the ink and background colours.
 public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Red, 0...255.
     public var red: UInt8

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// Builds one stroke at a time from live pointer input: repairs the input, keeps the accepted raw samples,
+/// and hands back the smoothed ink added since the last call so a view can draw incrementally.
+///
+/// Feed it `down`, `move`..., `up` (through ``handle(_:)`` or ``begin(_:pointer:)``, ``add(_:pointer:)``,
+/// ``add(coalesced:pointer:)`` and ``end(_:pointer:)``). Only the pointer that went down draws; events of any
+/// other pointer are ignored until it lifts. Faulty input is repaired or dropped by the rules of
+/// ``InputRepair``. The accepted samples, in ``samples``, are what a capture session saves; they are the
+/// device's own values (only repaired times differ) and never contain predicted points.
+///
+/// While drawing, call ``appendNewGeometry(to:)`` after each event to get a closed outline of the ink added
+/// since the previous call. When the stroke has ended, ``appendOutline(to:)`` gives its final outline, the same
+/// shape ``Outliner`` makes from the saved samples (the end taper appears only then).
+///
+/// The builder keeps its buffers between strokes: in steady state it allocates nothing per sample.
+public struct StrokeBuilder: Sendable {
+    /// The pen style the ink is drawn with.
+    public var style: PenStyle { stream.style }
+    /// The input repair rules.
+    public let repair: InputRepair
+    /// The accepted, repaired samples of the current (or just ended) stroke, in order.
+    public private(set) var samples: [InkSample] = []
+    /// The pointer drawing now, or `nil` when no stroke is in progress.
+    public private(set) var activePointer: Int?
+    /// Whether the last stroke has ended and not been cleared by a new ``begin(_:pointer:)`` or ``reset()``.
+    public private(set) var isFinished = false
+    /// How much faulty input was repaired or dropped, by rule.
+    public private(set) var repairs = RepairCounts()
+
+    private var stream: InkStream
+    private var outline: OutlineBuilder
+    private var pending: InkSample?
+    private var hasPending = false
+    private var timeOffset = 0.0
+    private var drawn = 0           // ink points already handed out by appendNewGeometry
+    private var batch: [InkSample] = []
+
+    /// Creates a builder.
+    /// - Parameters:
+    ///   - style: the pen style; default ``PenStyle/default``.
+    ///   - repair: the input repair rules; default ``InputRepair/default``.
+    public init(style: PenStyle = .default, repair: InputRepair = .default) {
+        stream = InkStream(style: style)
+        outline = OutlineBuilder(tolerance: stream.style.curveTolerance)
+        self.repair = repair
+    }
+
+    /// Whether a stroke is in progress.
+    public var isDrawing: Bool { activePointer != nil }
+
+    /// The smoothed ink points of the current stroke so far (final once the stroke has ended).
+    public var inkPoints: [InkPoint] { stream.points }
+
+    /// Discards the current stroke and its samples, keeping the buffers.
+    public mutating func reset() {
+        samples.removeAll(keepingCapacity: true)
+        stream.reset()
+        activePointer = nil
+        isFinished = false
+        hasPending = false
+        pending = nil
+        timeOffset = 0
+        drawn = 0
+    }
+
+    /// Handles one pointer event.
+    /// - Parameter event: the event.
+    /// - Returns: `true` when the event was used, `false` when it was ignored (another pointer is drawing, a
+    ///   move or up with no stroke in progress, or a down while one is).
+    @discardableResult
+    public mutating func handle(_ event: PointerEvent) -> Bool {
+        switch event.phase {
+        case .down: return begin(event.sample, pointer: event.pointer)
+        case .move: return add(event.sample, pointer: event.pointer)
+        case .up: return end(event.sample, pointer: event.pointer)
+        case .cancel:
+            guard activePointer == event.pointer else {
+                repairs.ignoredEvents += 1
+                return false
+            }
+            reset()
+            return true
+        }
+    }
+
+    /// Starts a stroke with its first sample. The previous stroke's samples are discarded.
+    /// - Parameters:
+    ///   - sample: the pen-down sample.
+    ///   - pointer: the pointer's identifier; default 0.
+    /// - Returns: `false` (and nothing changes) when a stroke is already in progress.
+    @discardableResult
+    public mutating func begin(_ sample: InkSample, pointer: Int = 0) -> Bool {
+        guard activePointer == nil else {
+            repairs.ignoredEvents += 1
+            return false
+        }
+        reset()
+        activePointer = pointer
+        accept(sample)
+        return true
+    }
+
+    /// Adds a move sample of the drawing pointer.
+    /// - Parameters:
+    ///   - sample: the sample.
+    ///   - pointer: the pointer's identifier; default 0.
+    /// - Returns: `false` when the event was ignored (no stroke in progress or another pointer).
+    @discardableResult
+    @inline(__always)
+    public mutating func add(_ sample: InkSample, pointer: Int = 0) -> Bool {
+        guard activePointer == pointer else {
+            repairs.ignoredEvents += 1
+            return false
+        }
+        accept(sample)
+        return true
+    }
+
+    /// Adds a batch of coalesced move samples of the drawing pointer (the points a platform gathered between
+    /// two frames), so that no point of a fast signature is lost. A batch out of time order is sorted first.
+    /// - Parameters:
+    ///   - coalesced: the samples, normally in time order.
+    ///   - pointer: the pointer's identifier; default 0.
+    /// - Returns: `false` when the batch was ignored (no stroke in progress or another pointer).
+    @discardableResult
+    public mutating func add<C: Collection>(coalesced: C, pointer: Int = 0) -> Bool where C.Element == InkSample {
+        guard activePointer == pointer else {
+            repairs.ignoredEvents += 1
+            return false
+        }
+        var sorted = true
+        var previous = -Double.infinity
+        for s in coalesced {
+            if s.t < previous { sorted = false; break }
+            if s.t.isFinite { previous = s.t }
+        }
+        if sorted {
+            for s in coalesced { accept(s) }
+        } else {
+            repairs.sortedBatches += 1
+            batch.removeAll(keepingCapacity: true)
+            batch.append(contentsOf: coalesced)
+            // Stable by time; a non-finite time sorts last and is repaired by rule 1.
+            let order = batch.indices.sorted { i, j in
+                let a = batch[i].t.isFinite ? batch[i].t : .infinity
+                let b = batch[j].t.isFinite ? batch[j].t : .infinity
+                return a < b || (a == b && i < j)
+            }
+            for i in order { accept(batch[i]) }
+        }
+        return true
+    }
+
+    /// Ends the stroke of the drawing pointer.
+    /// - Parameters:
+    ///   - sample: the pen-up sample, or `nil` when the platform gives none.
+    ///   - pointer: the pointer's identifier; default 0.
+    /// - Returns: `false` when ignored (no stroke in progress or another pointer).
+    @discardableResult
+    public mutating func end(_ sample: InkSample? = nil, pointer: Int = 0) -> Bool {
+        guard activePointer == pointer else {
+            repairs.ignoredEvents += 1
+            return false
+        }
+        if let sample { accept(sample) }
+        if hasPending, let p = pending {
+            if repair.dropsWildPoints, let a = samples.last, !repair.isPlausible(a, p) {
+                repairs.wildPoints += 1
+            } else {
+                commit(p)
+            }
+            hasPending = false
+        }
+        stream.finish()
+        activePointer = nil
+        isFinished = true
+        return true
+    }
+
+    /// Appends a closed outline of the ink added since the previous call (overlapping it by one point so the
+    /// pieces join), for a live view to fill. Draws nothing when nothing was added.
+    /// - Parameter path: the path to append to.
+    /// - Returns: whether anything was appended.
+    @discardableResult
+    public mutating func appendNewGeometry(to path: inout Path) -> Bool {
+        let points = stream.points
+        let n = points.count
+        if isFinished && stream.isDot {
+            guard drawn < 1 else { return false }
+            drawn = 1
+            points.withUnsafeBufferPointer { outline.append($0, dot: true, to: &path) }
+            return true
+        }
+        guard n > drawn else { return false }
+        let start = Swift.max(0, drawn - 1)
+        points.withUnsafeBufferPointer { all in
+            let piece = UnsafeBufferPointer(rebasing: all[start..<n])
+            outline.append(piece, dot: piece.count == 1, to: &path)
+        }
+        drawn = n
+        return true
+    }
+
+    /// Appends the final closed outline of the ended stroke: identical to what ``Outliner`` makes of
+    /// ``samples``. Appends nothing while the stroke is in progress or when it has no samples.
+    /// - Parameter path: the path to append one closed sub-path to.
+    public mutating func appendOutline(to path: inout Path) {
+        guard isFinished, !stream.points.isEmpty else { return }
+        let dot = stream.isDot
+        stream.points.withUnsafeBufferPointer { outline.append($0, dot: dot, to: &path) }
+    }
+
+    // MARK: - Repair
+
+    /// Rules 1 to 4, then the wild-point hold of rule 5.
+    @inline(__always)
+    private mutating func accept(_ raw: InkSample) {
+        guard raw.x.isFinite, raw.y.isFinite else {
+            repairs.nonFinite += 1
+            return
+        }
+        var s = raw
+        if let p = s.pressure { s.pressure = p.isFinite ? Swift.min(1, Swift.max(0, p)) : nil }
+        if let a = s.altitude, !a.isFinite { s.altitude = nil }
+        if let a = s.azimuth, !a.isFinite { s.azimuth = nil }
+        let last: InkSample? = hasPending ? pending : samples.last
+        if let last {
+            var t = s.t.isFinite ? s.t + timeOffset : last.t
+            let step = t - last.t
+            if step > repair.maximumGap || step < -repair.maximumGap {
+                // Rule 3: a clock jump; keep the rhythm of what follows.
+                let placed = last.t + repair.nominalInterval
+                timeOffset += placed - t
+                t = placed
+                repairs.clockJumps += 1
+            } else if step < 0 {
+                t = last.t
+                repairs.backwardsTimes += 1
+            }
+            s.t = t
+            if s.x == last.x && s.y == last.y && s.t == last.t {
+                repairs.duplicates += 1
+                return
+            }
+        } else if !s.t.isFinite {
+            s.t = 0
+        }
+        guard repair.dropsWildPoints else {
+            commit(s)
+            return
+        }
+        guard hasPending, let p = pending else {
+            pending = s
+            hasPending = true
+            return
+        }
+        if !repair.isPlausible(p, s) {
+            if let a = samples.last {
+                if !repair.isPlausible(a, p) && repair.isPlausible(a, s) {
+                    // p is a spike between two consistent neighbours.
+                    repairs.wildPoints += 1
+                    pending = s
+                    return
+                }
+            } else {
+                // p is the first sample and s cannot follow it: p is the wild one.
+                repairs.wildPoints += 1
+                pending = s
+                return
+            }
+        }
+        commit(p)
+        pending = s
+    }
+
+    @inline(__always)
+    private mutating func commit(_ s: InkSample) {
+        samples.append(s)
+        stream.append(s)
+    }
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import RealModule
+
+/// Writes the closed outline of a run of ink points into a path: side A forward, end cap, side B backward,
+/// start cap; one closed sub-path.
+///
+/// ## Why it never shows hair, spikes, holes or darker overlaps
+/// Each segment between two ink points stands for the convex hull of its two end circles (a tapered capsule).
+/// The outline follows each capsule's outer tangents. Where the path turns, the outer side goes round the
+/// vertex circle on a circular arc and the inner side takes the straight chord between the two tangent points.
+/// Written as a sum of closed curves, that outline equals the sum of the capsule boundaries minus, at each
+/// vertex, one region inside that vertex's circle; every point of a vertex circle lies in both capsules that
+/// meet there, so the winding number is at least 1 wherever a capsule covers the point and 0 elsewhere. Under
+/// the non-zero rule the filled shape is exactly the union of the capsules: no spikes where an offset curve
+/// would fold at a sharp turn or a reversal (perfect-freehand #85), no holes, and crossings of the stroke with
+/// itself fill once. Every sub-path turns the same way (from a side's normal towards the direction of travel),
+/// so strokes that overlap each other also fill once.
+///
+/// The capsule hull needs `|r1 - r0| < length` on every segment; ``InkStream`` guarantees it.
+/// Arcs are cubic Beziers (at most a quarter turn each); a join arc whose sagitta is below the curve tolerance
+/// is written as its chord.
+struct OutlineBuilder: Sendable {
+    /// Largest `|sin|` of the angle between a segment and its tangent normals (widths changing as fast as the
+    /// segment is long); beyond it the hull is treated as if the width changed this fast.
+    static let maximumTangentSine = 0.95
+    /// Squared distance under which two consecutive outline points are the same (canvas units squared).
+    static let samePointDistance2 = 1e-18
+
+    /// Scratch: side B, stored in reverse.
+    private var back: [Path.Element] = []
+    /// Scratch for one arc.
+    private var arc = Path()
+    /// Largest sagitta of a join written as one point instead of an arc, canvas units (half the tolerance).
+    let joinTolerance: Double
+    /// Largest distance of a dropped side point from the line that replaces it (the other half).
+    let mergeTolerance: Double
+
+    /// Creates a builder.
+    /// - Parameter tolerance: the curve tolerance in canvas units, `> 0`; half goes to joins, half to merging
+    ///   nearly collinear side points.
+    init(tolerance: Double) {
+        joinTolerance = tolerance / 2
+        mergeTolerance = tolerance / 2
+    }
+
+    /// Appends the outline of `pts` (at least one point) to `path`.
+    /// - Parameters:
+    ///   - pts: ink points, consecutive ones at distinct positions.
+    ///   - dot: whether to draw the first point as a full circle of its radius.
+    mutating func append(_ pts: UnsafeBufferPointer<InkPoint>, dot: Bool, to path: inout Path) {
+        let n = pts.count
+        guard n > 0 else { return }
+        if dot || n == 1 {
+            Self.appendCircle(center: pts[0].location, radius: pts[0].radius, to: &path)
+            return
+        }
+        back.removeAll(keepingCapacity: true)
+        var p0 = pts[0].location, r0 = pts[0].radius
+        var p1 = pts[1].location, r1 = pts[1].radius
+        var seg = Self.segment(p0, r0, p1, r1, previous: Point(1, 0))
+        let firstA = seg.a, firstB = seg.b
+        let startA = p0 + firstA * r0
+        path.move(to: startA)
+        var sideA = SideMerger(start: startA, tolerance: mergeTolerance)
+        var sideB = SideMerger(start: p0 + firstB * r0, tolerance: mergeTolerance)
+        // A join's sagitta r (1 - cos(a/2)) is about r |u - w|^2 / 8 for normals u, w at angle a.
+        let limit = 8 * joinTolerance
+        var i = 0
+        while i + 2 < n {
+            // Vertex i + 1 between segment i and segment i + 1.
+            let p2 = pts[i + 2].location, r2 = pts[i + 2].radius
+            let next = Self.segment(p1, r1, p2, r2, previous: seg.d)
+            let turn = seg.d.cross(next.d)
+            // Side A: outer when the path turns towards side B (negative cross); a reversal counts as A.
+            if (seg.a - next.a).lengthSquared * r1 <= limit {
+                sideA.add(p1 + ((seg.a + next.a).normalized ?? next.a) * r1, to: &path)
+            } else if turn <= 0 && (seg.a.cross(next.a) <= 0 || seg.a.dot(next.a) < -0.5) {
+                sideA.add(p1 + seg.a * r1, to: &path)
+                sideA.flush(to: &path)
+                Self.appendArc(center: p1, radius: r1, from: seg.a, to: next.a, to: &path)
+                sideA.restart(at: p1 + next.a * r1)
+            } else {
+                sideA.add(p1 + seg.a * r1, to: &path)
+                sideA.add(p1 + next.a * r1, to: &path)
+            }
+            // Side B, in forward order, written reversed into `back`.
+            if (seg.b - next.b).lengthSquared * r1 <= limit {
+                sideB.add(p1 + ((seg.b + next.b).normalized ?? next.b) * r1, reversedInto: &back)
+            } else if turn > 0 && (next.b.cross(seg.b) <= 0 || seg.b.dot(next.b) < -0.5) {
+                sideB.add(p1 + seg.b * r1, reversedInto: &back)
+                sideB.flush(reversedInto: &back)
+                arc.removeAll()
+                Self.appendArc(center: p1, radius: r1, from: next.b, to: seg.b, to: &arc)
+                back.append(contentsOf: arc.elements.reversed())
+                sideB.restart(at: p1 + next.b * r1)
+            } else {
+                sideB.add(p1 + seg.b * r1, reversedInto: &back)
+                sideB.add(p1 + next.b * r1, reversedInto: &back)
+            }
+            p0 = p1; r0 = r1
+            p1 = p2; r1 = r2
+            seg = next
+            i += 1
+        }
+        sideA.add(p1 + seg.a * r1, to: &path)
+        sideA.flush(to: &path)
+        sideB.add(p1 + seg.b * r1, reversedInto: &back)
+        sideB.finish(reversedInto: &back)
+        // End cap: from side A to side B round the front.
+        Self.appendArc(center: p1, radius: r1, from: seg.a, to: seg.b, to: &path)
+        // Side B backward.
+        path.append(contentsOf: back.reversed())
+        // Start cap: from side B to side A round the back.
+        Self.appendArc(center: pts[0].location, radius: pts[0].radius, from: firstB, to: firstA, to: &path)
+        path.close()
+    }
+
+    /// One segment's direction and the unit normals to its outer tangent points on either side.
+    struct Segment {
+        var d: Point
+        var a: Point
+        var b: Point
+    }
+
+    @inline(__always)
+    static func segment(_ p0: Point, _ r0: Double, _ p1: Point, _ r1: Double, previous: Point) -> Segment {
+        let v = p1 - p0
+        let len2 = v.lengthSquared
+        guard len2 > 0 && len2.isFinite else {
+            let n = previous.perpendicular
+            return Segment(d: previous, a: n, b: -n)
+        }
+        let len = len2.squareRoot()
+        let d = v / len
+        var s = (r0 - r1) / len
+        s = Swift.min(maximumTangentSine, Swift.max(-maximumTangentSine, s))
+        let c = (1 - s * s).squareRoot()
+        let n = d.perpendicular
+        return Segment(d: d, a: d * s + n * c, b: d * s - n * c)
+    }
+
+    /// Appends a circular arc from `center + u * radius` to `center + w * radius`, turning from a side's normal
+    /// towards the direction of travel (negative cross product), as cubic Beziers of at most a quarter turn.
+    static func appendArc(center: Point, radius: Double, from u: Point, to w: Point, to path: inout Path) {
+        var angle = Double.atan2(y: -u.cross(w), x: u.dot(w))
+        if angle < 0 { angle += 2 * Double.pi }
+        if !(angle > 1e-9) {
+            path.line(to: center + w * radius)
+            return
+        }
+        let pieces = Swift.max(1, Int((angle / (Double.pi / 2) - 1e-9).rounded(.up)))
+        let delta = angle / Double(pieces)
+        let h = 4.0 / 3.0 * Double.tan(delta / 4) * radius
+        let c = Double.cos(delta), s = Double.sin(delta)
+        var v = u
+        for k in 1...pieces {
+            // Rotate by -delta: the negative sense.
+            let next = k == pieces ? w : Point(v.x * c + v.y * s, -v.x * s + v.y * c)
+            let tv = Point(v.y, -v.x), tn = Point(next.y, -next.x)
+            path.curve(to: center + next * radius, control1: center + v * radius + tv * h,
+                       control2: center + next * radius - tn * h)
+            v = next
+        }
+    }
+
+    /// Appends a full circle as its own closed sub-path, turning the same way as every outline.
+    static func appendCircle(center: Point, radius: Double, to path: inout Path) {
+        let u = Point(0, 1)
+        path.move(to: center + u * radius)
+        appendArc(center: center, radius: radius, from: u, to: Point(1, 0), to: &path)
+        appendArc(center: center, radius: radius, from: Point(1, 0), to: Point(0, -1), to: &path)
+        appendArc(center: center, radius: radius, from: Point(0, -1), to: Point(-1, 0), to: &path)
+        appendArc(center: center, radius: radius, from: Point(-1, 0), to: u, to: &path)
+        path.close()
+    }
+}
+
+/// Drops side points that lie within a tolerance of the straight line that replaces them, as they stream in.
+///
+/// The sleeve method: from the last kept point `S`, every dropped point allows a cone of directions whose
+/// rays pass within the tolerance of it; a new point extends the run while its direction lies in the
+/// intersection of the cones and it is no closer to `S` than the previous one. Each point costs a few
+/// multiplications and two square roots, and every dropped point provably lies within the tolerance of the
+/// segment that replaces it.
+struct SideMerger {
+    private var s: Point
+    private var e: Point
+    private var hasE = false
+    private var lo = Point.zero
+    private var hi = Point.zero
+    private var hasCone = false
+    private var reach2 = 0.0
+    private let tol: Double
+    private let tol2: Double
+
+    init(start: Point, tolerance: Double) {
+        s = start
+        e = start
+        tol = tolerance
+        tol2 = tolerance * tolerance
+    }
+
+    /// Whether `q` can extend the current run; narrows the cone when it can.
+    @inline(__always)
+    private mutating func extend(_ q: Point) -> Bool {
+        let v = q - s
+        let d2 = v.lengthSquared
+        if d2 < reach2 { return false }
+        if d2 <= tol2 { reach2 = d2; return true }
+        let d = d2.squareRoot()
+        let c = v / d
+        if hasCone && (lo.cross(c) < 0 || c.cross(hi) < 0) { return false }
+        let sinA = tol / d, cosA = (1 - sinA * sinA).squareRoot()
+        let cl = Point(c.x * cosA + c.y * sinA, -c.x * sinA + c.y * cosA)   // c turned by -a
+        let ch = Point(c.x * cosA - c.y * sinA, c.x * sinA + c.y * cosA)    // c turned by +a
+        if hasCone {
+            if lo.cross(cl) > 0 { lo = cl }
+            if ch.cross(hi) > 0 { hi = ch }
+        } else {
+            lo = cl
+            hi = ch
+            hasCone = true
+        }
+        reach2 = d2
+        return true
+    }
+
+    private mutating func startRun(at p: Point) {
+        s = p
+        hasE = false
+        hasCone = false
+        reach2 = 0
+    }
+
+    /// Side A: adds a point joined by a line, writing a line whenever a run ends.
+    @inline(__always)
+    mutating func add(_ q: Point, to path: inout Path) {
+        if !hasE || extend(q) {
+            if !hasE { _ = extend(q) }
+            e = q
+            hasE = true
+            return
+        }
+        path.line(to: e)
+        startRun(at: e)
+        _ = extend(q)
+        e = q
+        hasE = true
+    }
+
+    /// Side A: writes the pending point (before an arc or the end cap).
+    mutating func flush(to path: inout Path) {
+        if hasE && (e - s).lengthSquared > OutlineBuilder.samePointDistance2 { path.line(to: e) }
+        startRun(at: hasE ? e : s)
+    }
+
+    /// Side B (forward order, written reversed): adds a point joined by a line.
+    @inline(__always)
+    mutating func add(_ q: Point, reversedInto back: inout [Path.Element]) {
+        if !hasE || extend(q) {
+            if !hasE { _ = extend(q) }
+            e = q
+            hasE = true
+            return
+        }
+        back.append(.line(s))
+        startRun(at: e)
+        _ = extend(q)
+        e = q
+        hasE = true
+    }
+
+    /// Side B: ends the run at the pending point, before an arc that starts there.
+    mutating func flush(reversedInto back: inout [Path.Element]) {
+        if hasE && (e - s).lengthSquared > OutlineBuilder.samePointDistance2 {
+            back.append(.line(s))
+            startRun(at: e)
+        }
+    }
+
+    /// Side B: ends the last run; its end is where the end cap arrives, so it gets no command.
+    mutating func finish(reversedInto back: inout [Path.Element]) {
+        back.append(.line(s))
+    }
+
+    /// Starts a new run at the end of an arc.
+    mutating func restart(at p: Point) { startRun(at: p) }
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// The 1 Euro filter (Casiez, Roussel and Vogel, CHI 2012) on 2-D positions, driven by real timestamps.
+///
+/// A first-order low-pass filter whose cutoff rises with the filtered speed: `cutoff = minCutoff + beta * speed`.
+/// Slow movement, where jitter shows, is smoothed strongly; fast movement, where lag shows, hardly at all. Both
+/// axes share one cutoff computed from the 2-D speed, so a diagonal line is filtered like a horizontal one.
+/// The smoothing factor of an interval `dt` is `dt / (dt + tau)` with `tau = 1 / (2 * pi * cutoff)`.
+public struct OneEuroFilter: Sendable, Hashable {
+    /// Cutoff at rest, in hertz, `> 0`; `.infinity` passes the input through.
+    public var minCutoff: Double
+    /// Speed coefficient, in hertz per (canvas unit per second), `>= 0`.
+    public var beta: Double
+    /// Cutoff of the speed estimate, in hertz, `> 0`.
+    public var derivativeCutoff: Double
+    /// The last filtered position, in canvas units.
+    public private(set) var value = Point.zero
+    /// The filtered velocity, in canvas units per second.
+    public private(set) var velocity = Point.zero
+    /// Whether the filter has seen a sample since it was created or reset.
+    public private(set) var isPrimed = false
+
+    /// Creates a filter.
+    /// - Parameters:
+    ///   - minCutoff: hertz, `> 0`; default 4 (``PenStyle/smoothingMinCutoff``).
+    ///   - beta: hertz per canvas unit per second, `>= 0`; default 0.1.
+    ///   - derivativeCutoff: hertz, `> 0`; default 2.
+    public init(minCutoff: Double = 4, beta: Double = 0.1, derivativeCutoff: Double = 2) {
+        self.minCutoff = minCutoff
+        self.beta = beta
+        self.derivativeCutoff = derivativeCutoff
+    }
+
+    /// Creates a filter with a style's smoothing parameters.
+    /// - Parameter style: the pen style; its `smoothing*` properties are used.
+    public init(style: PenStyle) {
+        self.init(minCutoff: style.smoothingMinCutoff, beta: style.smoothingBeta,
+                  derivativeCutoff: style.smoothingDerivativeCutoff)
+    }
+
+    /// Forgets the past: the next sample passes through unchanged.
+    public mutating func reset() {
+        value = .zero
+        velocity = .zero
+        isPrimed = false
+    }
+
+    /// The smoothing factor for an interval and a cutoff: `dt / (dt + 1 / (2 pi fc))`.
+    @inline(__always)
+    static func alpha(interval dt: Double, cutoff fc: Double) -> Double {
+        let x = twoPi * fc * dt
+        return x / (x + 1)
+    }
+
+    /// 2 pi, written out so the core needs no Foundation.
+    static let twoPi = 6.283185307179586
+
+    /// Filters one position.
+    /// - Parameters:
+    ///   - p: the raw position in canvas units.
+    ///   - dt: seconds since the previous sample, `> 0` (callers clamp it); ignored for the first sample.
+    /// - Returns: the filtered position.
+    @inline(__always)
+    public mutating func filter(_ p: Point, interval dt: Double) -> Point {
+        guard isPrimed else {
+            isPrimed = true
+            value = p
+            velocity = .zero
+            return p
+        }
+        let raw = (p - value) / dt
+        let ad = Self.alpha(interval: dt, cutoff: derivativeCutoff)
+        velocity = velocity + (raw - velocity) * ad
+        let cutoff = minCutoff + beta * velocity.length
+        let a = Self.alpha(interval: dt, cutoff: cutoff)
+        // alpha is NaN when the cutoff is infinite (filter off): pass the input through.
+        value = a.isNaN || a >= 1 ? p : value + (p - value) * a
+        return value
+    }
+}

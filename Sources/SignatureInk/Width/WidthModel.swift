@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import RealModule
+
+/// Turns pressure or pen speed into a line width, and shapes the ends of a stroke with tapers.
+///
+/// With pressure (a sample whose pressure is above zero, when ``PenStyle/usesPressure`` is set):
+/// `width = minWidth + (maxWidth - minWidth) * pressure^pressureExponent`. Without it, from the speed of the
+/// smoothed pen, filtered with a time constant: `width = minWidth + (maxWidth - minWidth) / (1 + v / speedAtMidWidth)`.
+/// A pressure of exactly zero counts as "no pressure": mice and most touch screens report 0 (signature_pad's
+/// data does), and a real pen that touches the surface reports more.
+public struct WidthModel: Sendable, Hashable {
+    /// The style the widths come from.
+    public let style: PenStyle
+    /// The filtered speed, in canvas units per millisecond.
+    public private(set) var speed: Double = 0
+    private var primed = false
+
+    /// Creates a model for a style.
+    /// - Parameter style: the pen style; it should be ``PenStyle/sanitized``.
+    public init(style: PenStyle) { self.style = style }
+
+    /// Forgets the filtered speed, ready for a new stroke.
+    public mutating func reset() {
+        speed = 0
+        primed = false
+    }
+
+    /// The width for the next point of a stroke.
+    /// - Parameters:
+    ///   - distance: canvas units moved since the previous point, `>= 0` (0 for the first point).
+    ///   - interval: milliseconds since the previous point, `> 0`.
+    ///   - pressure: the sample's pressure in `0...1`, or `nil`.
+    /// - Returns: the width in canvas units, in `minWidth...maxWidth`.
+    @inline(__always)
+    public mutating func width(distance: Double, interval: Double, pressure: Float?) -> Double {
+        let v = distance / interval
+        if primed {
+            let w = interval / (interval + style.velocitySmoothing)
+            speed += (v - speed) * w
+        } else {
+            primed = true
+        }
+        let range = style.maxWidth - style.minWidth
+        if style.usesPressure, let p = pressure, p > 0 {
+            let pc = Double(Swift.min(p, 1))
+            let shaped = style.pressureExponent == 1 ? pc : Self.power(pc, style.pressureExponent)
+            return style.minWidth + range * shaped
+        }
+        return style.minWidth + range / (1 + speed / style.speedAtMidWidth)
+    }
+
+    /// `x^e` for `x` in `0...1` without Foundation: `exp(e * log(x))` through RealModule.
+    static func power(_ x: Double, _ e: Double) -> Double {
+        x <= 0 ? 0 : Double.exp(e * Double.log(x))
+    }
+
+    /// The factor a taper applies at a distance from the stroke's end: `fraction` at the end, rising smoothly
+    /// (a smoothstep) to 1 at `length`.
+    /// - Parameters:
+    ///   - distance: canvas units from the end of the stroke, `>= 0`.
+    ///   - length: the taper length in canvas units; `<= 0` gives 1.
+    ///   - fraction: the factor at the very end, `0...1`.
+    /// - Returns: a factor in `fraction...1`.
+    @inline(__always)
+    public static func taper(distance: Double, length: Double, fraction: Double) -> Double {
+        guard length > 0, distance < length else { return 1 }
+        let u = Swift.max(0, distance / length)
+        let s = u * u * (3 - 2 * u)
+        return fraction + (1 - fraction) * s
+    }
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+public import SignatureInk
+
+/// Writes one-byte-per-pixel images, such as the coverage of one ink colour, as 8-bit indexed PNGs, fast.
+///
+/// A signature rendered in one ink colour is a coverage image: byte `i` of a pixel says how much of it the
+/// ink covers. With a palette whose entry `i` is the ink at coverage `i` over the background (see
+/// ``palette(ink:background:opacity:)``), the coverage bytes are the PNG's pixels unchanged: lossless, one
+/// byte a pixel, no colour conversion.
+///
+/// The image data goes through ``SparseDeflate``, a deflate encoder made for mostly empty images (runs found
+/// a word at a time, a Huffman code fitted to each image), not through zlib. The output is a standard PNG:
+/// `IHDR`, `PLTE`, `tRNS` (when any entry is not opaque), `pHYs` (when a resolution is given), `tEXt` or
+/// `iTXt` chunks, one `IDAT`, `IEND`.
+///
+/// The encoder keeps its working buffers between calls, so encoding a batch does not allocate per image
+/// beyond the returned array. It is a value: a copy gets its own buffers the first time it encodes (copy on
+/// write), so copies can be used on different threads.
+public struct CoveragePNGEncoder: Sendable {
+    /// Buffers reused across calls; only ever mutated while uniquely referenced.
+    final class Buffers: @unchecked Sendable {
+        let deflate = SparseDeflate.Scratch()
+        /// The chunks before the image data of the last call, and what they were made from: a batch with
+        /// one palette and metadata builds them once.
+        var header: [UInt8] = []
+        var headerSize = (width: 0, height: 0)
+        var headerPalette: [Color] = []
+        var headerMetadata = PNGMetadata()
+    }
+
+    private var buffers = Buffers()
+    /// Row filters and matching; the defaults are the measured best for signature coverage.
+    var options = SparseDeflate.Options()
+
+    /// Creates an encoder with empty buffers.
+    public init() {}
+
+    /// Encodes a one-byte-per-pixel image as an 8-bit indexed PNG.
+    /// - Parameters:
+    ///   - coverage: the pixels, row after row, `stride` bytes apart; each byte is a palette index (for a
+    ///     Cairo A8 surface, the coverage 0...255). At least `stride * (height - 1) + width` bytes.
+    ///   - width: pixels per row, 1...16,777,215.
+    ///   - height: rows, 1...2,147,483,647.
+    ///   - stride: bytes from one row to the next, >= `width` (Cairo pads rows to 4 bytes).
+    ///   - palette: the colour of each byte value, 1...256 entries, straight alpha; every byte in the image
+    ///     must be below its count. ``palette(ink:background:opacity:)`` builds one for coverage.
+    ///   - metadata: resolution for `pHYs` and text chunks.
+    /// - Returns: the PNG file's bytes.
+    /// - Throws: ``RenderError/invalidOption(option:message:)`` when the sizes do not match the buffer, the
+    ///   palette is empty, too long or too short for the image, or a text keyword or value cannot be written;
+    ///   ``RenderError/limitExceeded(what:limit:actual:)`` when the image data would not fit in one chunk.
+    public mutating func encode(coverage: UnsafeBufferPointer<UInt8>, width: Int, height: Int, stride: Int,
+                                palette: [Color], metadata: PNGMetadata = PNGMetadata()) throws(RenderError) -> [UInt8] {
+        guard (1...SparseDeflate.maximumWidth).contains(width), (1...Int(Int32.max)).contains(height) else {
+            throw .invalidOption(option: "size", message: "image size \(width)x\(height) is outside the PNG limits")
+        }
+        guard stride >= width, let base = coverage.baseAddress,
+              coverage.count >= stride * (height - 1) + width
+        else {
+            throw .invalidOption(option: "coverage",
+                                 message: "\(coverage.count) bytes do not hold \(height) rows of \(width) pixels, \(stride) bytes apart")
+        }
+        guard (1...256).contains(palette.count) else {
+            throw .invalidOption(option: "palette", message: "\(palette.count) entries; a PNG palette has 1...256")
+        }
+        let image = ByteRows(base: base, width: width, height: height, stride: stride)
+        if palette.count < 256 {
+            let largest = Self.largestByte(image)
+            guard Int(largest) < palette.count else {
+                throw .invalidOption(option: "palette",
+                                     message: "the image uses index \(largest) but the palette has \(palette.count) entries")
+            }
+        }
+
+        if !isKnownUniquelyReferenced(&buffers) { buffers = Buffers() }
+        if buffers.header.isEmpty || buffers.headerSize != (width, height) || buffers.headerPalette != palette
+            || buffers.headerMetadata != metadata {
+            var header = PNGChunkWriter()
+            header.indexedHeader(width: width, height: height)
+            header.palette(palette)
+            header.physicalSize(pixelsPerMetre: metadata.pixelsPerMetre)
+            for entry in metadata.text { try header.text(key: entry.key, value: entry.value) }
+            buffers.header = header.bytes
+            buffers.headerSize = (width, height)
+            buffers.headerPalette = palette
+            buffers.headerMetadata = metadata
+        }
+        let prefix = buffers.header
+        let scratch = buffers.deflate
+        let plan = SparseDeflate.plan(image, options: options, scratch: scratch)
+        guard plan.byteCount <= Int(Int32.max) else {
+            throw .limitExceeded(what: "PNG image data bytes", limit: Int(Int32.max), actual: plan.byteCount)
+        }
+
+        let iend: [UInt8] = [0, 0, 0, 0, 73, 69, 78, 68, 0xae, 0x42, 0x60, 0x82]  // length 0, "IEND", CRC
+        let total = prefix.count + 8 + plan.byteCount + 4 + iend.count
+        let slack = 8  // the bit writer stores whole words past its last byte
+        return [UInt8](unsafeUninitializedCapacity: total + slack) { out, initialized in
+            let start = out.baseAddress!
+            start.initialize(from: prefix, count: prefix.count)
+            var p = start + prefix.count
+            PNGChunkWriter.storeBigEndian(UInt32(plan.byteCount), at: p)
+            let idatType: [UInt8] = [73, 68, 65, 84]  // "IDAT"
+            (p + 4).initialize(from: idatType, count: 4)
+            let written = SparseDeflate.write(image, plan: plan, scratch: scratch, into: p + 8)
+            let crc = CRC32.update(0, UnsafeRawBufferPointer(start: p + 4, count: 4 + written))
+            p += 8 + written
+            PNGChunkWriter.storeBigEndian(crc, at: p)
+            p += 4
+            p.initialize(from: iend, count: iend.count)
+            initialized = total
+        }
+    }
+
+    /// The largest byte in the image.
+    static func largestByte(_ image: ByteRows) -> UInt8 {
+        var largest: UInt8 = 0
+        for y in 0..<image.height {
+            let row = image.row(y)
+            for x in 0..<image.width { largest = Swift.max(largest, row[x]) }
+        }
+        return largest
+    }
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+import ArgumentParser
+import Foundation
+import SignatureInk
+import Synchronization
+
+/// The loop every many-input command shares: expand inputs, plan outputs, run on every core, report failures
+/// and progress, write the manifest, and exit 1 when anything failed.
+enum BatchJob {
+    /// Makes the output of one decoded input. Returns the bytes to write to `outputPath`, or `nil` when it wrote
+    /// its outputs itself (such as animation frames).
+    typealias Make = @Sendable (_ signature: Signature, _ outputPath: String) throws -> [UInt8]?
+
+    static func run(inputs: [String], input: InputOptions, output: OutputOptions, batch: BatchOptions,
+                    fileExtension: String, make: Make) throws {
+        let loader = input.loader
+        let planned = output.plan(InputExpander.expand(inputs, include: batch.include), fileExtension: fileExtension)
+        let progress = Progress(total: planned.count, quiet: batch.quiet)
+        let manifest = try batch.manifest.map { (path) throws(InputFailure) in try ManifestWriter(path: path) }
+        let wantsDigest = manifest != nil
+        let failures = Atomic<Int>(0)
+
+        BatchRunner(jobs: batch.workerCount).run(count: planned.count, work: { i in
+            let (inputPath, target) = planned[i]
+            let start = Progress.now()
+            var outcome = Outcome(input: inputPath, milliseconds: 0)
+            do {
+                let path = try target.get()
+                outcome.output = path
+                let signature = try loader.load(inputPath)
+                let made: [UInt8]?
+                do { made = try make(signature, path) } catch let failure as InputFailure { throw failure } catch {
+                    throw InputFailure(path: inputPath, reason: "\(error)")
+                }
+                if let bytes = made {
+                    try OutputWriter.write(bytes, to: path)
+                    outcome.bytes = bytes.count
+                    if wantsDigest { outcome.sha256 = SHA256.hex(SHA256.hash(bytes)) }
+                }
+            } catch let failure as InputFailure {
+                outcome.error = failure.reason
+            } catch {
+                outcome.error = "\(error)"
+            }
+            outcome.milliseconds = (Progress.now() - start) * 1000
+            return outcome
+        }, report: { _, outcome in
+            if let error = outcome.error {
+                failures.add(1, ordering: .relaxed)
+                progress.report(InputFailure(path: outcome.input, reason: error))
+            }
+            manifest?.append(outcome)
+            progress.finished(failed: outcome.failed)
+        })
+        try manifest?.finish()
+        progress.summary()
+        if failures.load(ordering: .relaxed) > 0 { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: Apache-2.0
+import InkTestSupport
+import SignatureInk
+@testable import SignatureInkRender
+import Testing
+
+/// A one-byte-per-pixel image in memory, rows `stride` bytes apart.
+struct ByteImage: CustomStringConvertible {
+    var name: String
+    var width: Int
+    var height: Int
+    var stride: Int
+    var bytes: [UInt8]
+
+    init(_ name: String, width: Int, height: Int, stride: Int? = nil, pixel: (Int, Int) -> UInt8) {
+        self.name = name
+        self.width = width
+        self.height = height
+        self.stride = stride ?? width
+        bytes = [UInt8](repeating: 0xEE, count: self.stride * height)  // padding that must not leak
+        for y in 0..<height { for x in 0..<width { bytes[y * self.stride + x] = pixel(x, y) } }
+    }
+
+    subscript(x: Int, y: Int) -> UInt8 { bytes[y * stride + x] }
+    var description: String { "\(name) \(width)x\(height) stride \(stride)" }
+}
+
+/// Palette entry `i` has red `i`, so a decoded pixel names its index; the other channels make every
+/// entry distinct and exercise tRNS.
+let indexPalette: [Color] = (0..<256).map { (i: Int) -> Color in
+    let blue = UInt8(i * 37 & 255)
+    let alpha = UInt8(i * 101 & 255)
+    return Color(red: UInt8(i), green: UInt8(255 - i), blue: blue, alpha: alpha)
+}
+
+/// Anti-aliased thick curves drawn by Cairo on an A8 surface, like a rendered signature.
+func cairoCoverage(width: Int, height: Int, strokes: Int, seed: UInt64, penWidth: Double = 2.5) throws -> ByteImage {
+    let surface = try CairoSurface(image: .a8, width: width, height: height)
+    let context = try CairoContext(surface: surface)
+    context.setSource(.black)
+    var random = SeededRandom(seed: seed)
+    var path = Path()
+    for _ in 0..<strokes {
+        func point() -> Point {
+            Point(random.uniform(0...Double(width)), random.uniform(0...Double(height)))
+        }
+        path.move(to: point())
+        for _ in 0..<3 { path.curve(to: point(), control1: point(), control2: point()) }
+    }
+    context.append(path)
+    context.strokeRound(width: penWidth)
+    try context.check()
+    let stride = surface.stride
+    let pixels = try surface.withPixels { Array($0) }
+    return ByteImage("cairo seed \(seed)", width: width, height: height, stride: stride) { x, y in
+        pixels[y * stride + x]
+    }
+}
+
+func encode(_ image: ByteImage, palette: [Color] = indexPalette, metadata: PNGMetadata = PNGMetadata(),
+            options: SparseDeflate.Options = SparseDeflate.Options()) throws -> [UInt8] {
+    var encoder = CoveragePNGEncoder()
+    encoder.options = options
+    return try image.bytes.withUnsafeBufferPointer {
+        try encoder.encode(coverage: $0, width: image.width, height: image.height, stride: image.stride,
+                           palette: palette, metadata: metadata)
+    }
+}
+
+/// Decodes `png` with libpng and checks every pixel is the palette entry of the image's byte.
+func expectRoundTrip(_ png: [UInt8], _ image: ByteImage, palette: [Color] = indexPalette,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let decoded = try DecodedPNG(png)
+    #expect(decoded.width == image.width && decoded.height == image.height, sourceLocation: sourceLocation)
+    #expect(decoded.colorType == .indexed && decoded.bitDepth == 8, sourceLocation: sourceLocation)
+    var wrong = 0
+    for y in 0..<image.height {
+        for x in 0..<image.width where decoded.pixel(x: x, y: y) != palette[Int(image[x, y])] { wrong += 1 }
+    }
+    #expect(wrong == 0, "\(wrong) pixels differ in \(image)", sourceLocation: sourceLocation)
+}
+
+@Suite struct CoveragePNGEncoderTests {
+    static let syntheticImages: [ByteImage] = {
+        var random = SeededRandom(seed: 7)
+        var noise: [UInt8] = (0..<(203 * 97)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        var sparse: [UInt8] = (0..<(150 * 80)).map { _ in
+            Double.random(in: 0...1, using: &random) < 0.03 ? UInt8.random(in: 1...255, using: &random) : 0
+        }
+        return [
+            ByteImage("empty", width: 600, height: 300) { _, _ in 0 },
+            ByteImage("full", width: 600, height: 300) { _, _ in 255 },
+            ByteImage("single pixel 0", width: 1, height: 1) { _, _ in 0 },
+            ByteImage("single pixel 255", width: 1, height: 1) { _, _ in 255 },
+            ByteImage("one row", width: 1000, height: 1) { x, _ in x % 97 < 5 ? UInt8(x % 256) : 0 },
+            ByteImage("one column", width: 1, height: 1000) { _, y in y % 50 < 3 ? 200 : 0 },
+            ByteImage("odd stride", width: 13, height: 11, stride: 16) { x, y in UInt8((x * y) % 7) },
+            ByteImage("odd stride wide", width: 301, height: 40, stride: 305) { x, y in x == y || x == 300 - y ? 255 : 0 },
+            ByteImage("runs around 258", width: 259, height: 3) { x, y in x < 258 + y ? 9 : 10 },
+            ByteImage("stripes", width: 64, height: 64) { x, _ in x < 32 ? 0 : 255 },
+            ByteImage("random noise", width: 203, height: 97) { x, y in noise[y * 203 + x] },
+            ByteImage("sparse noise", width: 150, height: 80) { x, y in sparse[y * 150 + x] },
+            ByteImage("gradient", width: 256, height: 256) { x, y in UInt8((x + y) & 255) },
+            ByteImage("wider than deflate's window", width: 40000, height: 3) { x, y in x % 1000 < 3 + y ? 255 : 0 },
+            ByteImage("rows repeat", width: 40, height: 30) { x, y in y % 2 == 0 ? UInt8(x * 6) : UInt8(x * 6 + 1) },
+        ]
+    }()
+
+    static let variants: [SparseDeflate.Options] = [
+        SparseDeflate.Options(),
+        SparseDeflate.Options(filter: .up),
+        SparseDeflate.Options(filter: .adaptive),
+        SparseDeflate.Options(rowMatchMinimum: 3),
+        SparseDeflate.Options(rowMatchMinimum: 0),
+        SparseDeflate.Options(filter: .up, rowMatchMinimum: 3),
+        SparseDeflate.Options(filter: .adaptive, rowMatchMinimum: 8),
+        SparseDeflate.Options(allowDynamic: false),
+    ]
+
+    @Test(arguments: syntheticImages)
+    func syntheticImagesRoundTripThroughLibpng(image: ByteImage) throws {
+        for options in Self.variants {
+            try expectRoundTrip(encode(image, options: options), image)
+        }
+    }
+
+    @Test func renderedCurvesRoundTripThroughLibpng() throws {
+        for seed: UInt64 in 1...4 {
+            let image = try cairoCoverage(width: 600, height: 300, strokes: 6, seed: seed)
+            #expect(image.bytes.contains { $0 > 0 && $0 < 255 }, "the curves are anti-aliased")
+            for options in Self.variants {
+                try expectRoundTrip(encode(image, options: options), image)
+            }
+        }
+    }
+
+    /// The chunks of a PNG file: type, data, and whether the stored CRC matches.
+    static func chunks(_ png: [UInt8]) -> [(type: String, data: [UInt8], crcMatches: Bool)] {
+        var result: [(String, [UInt8], Bool)] = []
+        var i = 8
+        while i + 12 <= png.count {
+            let length = png[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) }
+            let typeAndData = Array(png[(i + 4)..<(i + 8 + length)])
+            let stored = png[(i + 8 + length)..<(i + 12 + length)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            result.append((String(decoding: typeAndData.prefix(4), as: UTF8.self), Array(typeAndData.dropFirst(4)),
+                           CRC32.checksum(typeAndData) == stored))
+            i += 12 + length
+        }
+        return result
+    }
+
+    @Test(arguments: syntheticImages)
+    func chunkCRCsAndTheZlibChecksumAreRight(image: ByteImage) throws {
+        let png = try encode(image)  // default options: filter type 0 on every row
+        let chunks = Self.chunks(png)
+        #expect(Array(png.prefix(8)) == PNGChunkWriter.signature)
+        #expect(chunks.map(\.type) == ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"])
+        #expect(chunks.allSatisfy { $0.crcMatches })
+        let idat = try #require(chunks.first { $0.type == "IDAT" }?.data)
+        #expect(idat.prefix(2) == [0x78, 0x01])
+        var adler = Adler32()
+        for y in 0..<image.height {
+            adler.add(0)
+            image.bytes[(y * image.stride)..<(y * image.stride + image.width)].withUnsafeBufferPointer { adler.add($0) }
+        }
+        let stored = idat.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        #expect(stored == adler.value)
+    }
+
+    @Test func incompressibleNoiseStaysBounded() throws {
+        let image = Self.syntheticImages.first { $0.name == "random noise" }!
+        let png = try encode(image)
+        let raw = (image.width + 1) * image.height
+        // Stored blocks: 5 bytes per 65,535 plus zlib's 6; chunks: signature, IHDR, PLTE, tRNS, IDAT, IEND.
+        let bound = raw + 5 * (raw / 65535 + 1) + 6 + 8 + 25 + 780 + 268 + 12 + 12
+        #expect(png.count <= bound)
+    }
+
+    @Test func emptyImageIsTiny() throws {
+        let png = try encode(ByteImage("empty", width: 600, height: 300) { _, _ in 0 },
+                             palette: CoveragePNGEncoder.palette(ink: .black))
+        // 180,300 zero bytes are about 700 matches of 258 at 2 bits each: under 250 bytes of image data
+        // beside the 1,105 bytes of signature, IHDR, PLTE, tRNS, IEND and the IDAT framing.
+        #expect(png.count < 1105 + 250)
+    }
+
+    @Test func reusedEncoderAndItsCopiesGiveTheSameBytes() throws {
+        let big = try cairoCoverage(width: 300, height: 200, strokes: 4, seed: 11)
+        let small = ByteImage("small", width: 10, height: 5) { x, y in UInt8(x * y) }
+        var encoder = CoveragePNGEncoder()
+        func run(_ e: inout CoveragePNGEncoder, _ image: ByteImage) throws -> [UInt8] {
+            try image.bytes.withUnsafeBufferPointer {
+                try e.encode(coverage: $0, width: image.width, height: image.height, stride: image.stride,
+                             palette: indexPalette)
+            }
+        }
+        let first = try run(&encoder, big)
+        var copy = encoder
+        #expect(try run(&encoder, small) == encode(small))
+        #expect(try run(&copy, big) == first)
+        #expect(try run(&encoder, big) == first)
+    }
+
+    @Test func resolutionAndTextReadBack() throws {
+        let image = ByteImage("dot", width: 20, height: 10) { x, y in x == 5 && y == 5 ? 255 : 0 }
+        let metadata = PNGMetadata(pixelsPerInch: 300, text: [
+            ("Software", "signature-ink"), ("Creation Time", "2026-11-22T03:45:00Z"), ("Title", "Zoë 署名"),
+        ])
+        let png = try encode(image, metadata: metadata)
+        let decoded = try DecodedPNG(png)
+        #expect(abs((decoded.pixelsPerInch ?? 0) - 300) < 0.01)
+        #expect(decoded.text["Software"] == "signature-ink")
+        #expect(decoded.text["Creation Time"] == "2026-11-22T03:45:00Z")
+        #expect(decoded.text["Title"] == "Zoë 署名")
+        #expect(try DecodedPNG(encode(image)).pixelsPerInch == nil)
+    }
+
+    @Test func trailingOpaqueAlphasAreLeftOutOfTRNS() throws {
+        let image = ByteImage("two", width: 2, height: 1) { x, _ in UInt8(x) }
+        func chunkTypes(_ png: [UInt8]) -> [String] {
+            var types: [String] = []
+            var i = 8
+            while i + 8 <= png.count {
+                let length = png[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) }
+                types.append(String(decoding: png[(i + 4)..<(i + 8)], as: UTF8.self))
+                i += 12 + length
+            }
+            return types
+        }
+        let opaque = try encode(image, palette: [.black, .white])
+        #expect(chunkTypes(opaque) == ["IHDR", "PLTE", "IDAT", "IEND"])
+        let translucent = try encode(image, palette: [.clear, .black])
+        #expect(chunkTypes(translucent) == ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"])
+        let trns = translucent.firstRange(of: Array("tRNS".utf8))!
+        #expect(translucent[trns.lowerBound - 1] == 1, "only the transparent entry")
+        try expectRoundTrip(translucent, image, palette: [.clear, .black])
+    }
+
+    @Test func invalidInputThrows() throws {
+        let image = ByteImage("ramp", width: 10, height: 2) { x, _ in UInt8(x) }
+        #expect(throws: RenderError.self) { try encode(image, palette: []) }
+        #expect(throws: RenderError.self) { try encode(image, palette: Array(indexPalette.prefix(9))) }
+        #expect(throws: RenderError.self) { try encode(image, palette: indexPalette + [.black]) }
+        #expect(throws: RenderError.self) { try encode(image, metadata: PNGMetadata(text: [("", "x")])) }
+        #expect(throws: RenderError.self) { try encode(image, metadata: PNGMetadata(text: [(" lead", "x")])) }
+        #expect(throws: RenderError.self) { try encode(image, metadata: PNGMetadata(text: [("Nul", "a\0b")])) }
+        var encoder = CoveragePNGEncoder()
+        #expect(throws: RenderError.self) {
+            try image.bytes.withUnsafeBufferPointer {
+                try encoder.encode(coverage: $0, width: 10, height: 3, stride: 10, palette: indexPalette,
+                                   metadata: PNGMetadata())
+            }
+        }
+        #expect(throws: RenderError.self) {
+            try image.bytes.withUnsafeBufferPointer {
+                try encoder.encode(coverage: $0, width: 10, height: 2, stride: 9, palette: indexPalette,
+                                   metadata: PNGMetadata())
+            }
+        }
+        // A palette of exactly the largest index plus one is enough.
+        try expectRoundTrip(encode(image, palette: Array(indexPalette.prefix(10))), image,
+                            palette: Array(indexPalette.prefix(10)))
+    }
+
+    @Test func noLargerThanCairosOwnWriterForTheSamePixels() throws {
+        let palette = CoveragePNGEncoder.palette(ink: Color(hex: "#1a237e")!)
+        for seed: UInt64 in 1...3 {
+            let image = try cairoCoverage(width: 600, height: 300, strokes: 8, seed: seed)
+            let ours = try encode(image, palette: palette)
+            // What cairo_surface_write_to_png does: RGBA, zlib level 6, libpng's adaptive filters.
+            var rgba: [UInt8] = []
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let c = palette[Int(image[x, y])]
+                    rgba += [c.red, c.green, c.blue, c.alpha]
+                }
+            }
+            let cairoLike = try rgba.withUnsafeBufferPointer {
+                try LibPNGEncoder().encode(width: image.width, height: image.height, color: .rgba, pixels: $0,
+                                           stride: image.width * 4, metadata: PNGMetadata())
+            }
+            #expect(ours.count <= cairoLike.count, "ours \(ours.count), RGBA level 6 \(cairoLike.count)")
+            try expectRoundTrip(ours, image, palette: palette)
+        }
+    }
+}
+
+@Suite struct HuffmanCodeTests {
+    /// Kraft's sum over used symbols, times 2^15: exactly 2^15 for a complete prefix code.
+    func kraft(_ lengths: [UInt8]) -> Int { lengths.filter { $0 > 0 }.reduce(0) { $0 + (1 << (15 - Int($1))) } }
+
+    @Test func fibonacciFrequenciesAreLimited() {
+        // Fibonacci weights give the deepest possible tree: 30 symbols would need 29 bits unlimited.
+        var f: [UInt32] = [1, 1]
+        while f.count < 30 { f.append(f[f.count - 1] + f[f.count - 2]) }
+        for limit in [7, 9, 15] {
+            let lengths = HuffmanCode.lengths(frequencies: f, maxLength: limit)
+            #expect(lengths.allSatisfy { (1...UInt8(limit)).contains($0) })
+            #expect(kraft(lengths) == 1 << 15)
+        }
+    }
+
+    @Test func fewSymbolsStillMakeACompleteCode() {
+        #expect(HuffmanCode.lengths(frequencies: [0, 0, 0], maxLength: 15) == [1, 1, 0])
+        #expect(HuffmanCode.lengths(frequencies: [0, 0, 5], maxLength: 15) == [1, 1, 0])
+        let two = HuffmanCode.lengths(frequencies: [0, 3, 5], maxLength: 15)
+        #expect(two == [0, 1, 1])
+    }
+
+    @Test func canonicalCodesMatchTheRFCExample() {
+        // RFC 1951, section 3.2.2: lengths (3, 3, 3, 3, 3, 2, 4, 4) give codes 010 ... 1111.
+        let code = HuffmanCode(lengths: [3, 3, 3, 3, 3, 2, 4, 4])
+        let expected: [UInt16] = [0b010, 0b011, 0b100, 0b101, 0b110, 0b00, 0b1110, 0b1111]
+        for (i, e) in expected.enumerated() {
+            #expect(code.codes[i] == HuffmanCode.reversed(e, bits: Int(code.lengths[i])))
+        }
+    }
+}
