@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import SignatureInk
+public import SignatureInk
 
 /// What is drawn with the ink, as the SAP Fiori signature component offers: a signature line, an "X" mark,
 /// a watermark text and a timestamp.

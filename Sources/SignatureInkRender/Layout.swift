@@ -31,7 +31,7 @@ struct Layout: Equatable {
     ///   ``defaultBox``) keeping its aspect, centred. Pen width and padding are not scaled.
     static func make(for signature: Signature, options: RenderOptions) -> Layout {
         let ink = signature.bounds
-        let margin = options.padding + options.penWidth / 2
+        let margin = options.padding + options.penWidth / 2  // the widest line or dot
         switch options.framing {
         case .crop:
             return crop(ink, margin: margin)

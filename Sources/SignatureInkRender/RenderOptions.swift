@@ -13,8 +13,15 @@ public struct RenderOptions: Sendable, Hashable {
     public var penColor: Color
     /// Background; default ``Color/clear`` (transparent).
     public var background: Color
-    /// Pen width in output units, > 0 and <= 1000; default 2.5.
-    public var penWidth: Double
+    /// How samples become ink: smoothing, widths (from pressure, else speed) and tapers, with lengths in output
+    /// units; default ``PenStyle/default`` (1 to 3 units wide). Widths must be in `(0, 1000]`.
+    public var penStyle: PenStyle
+    /// A constant pen width in output units: reads the style's widest line; setting it makes the style
+    /// ``PenStyle/constant(_:)`` of that width (round caps, no tapers).
+    public var penWidth: Double {
+        get { Swift.max(penStyle.maxWidth, penStyle.effectiveDotWidth) }
+        set { penStyle = .constant(newValue) }
+    }
     /// Space around the ink in output units when cropping or fitting, >= 0 and <= 10000; default 16 (the SAP
     /// signature component's default).
     public var padding: Double
@@ -40,7 +47,9 @@ public struct RenderOptions: Sendable, Hashable {
     ///   - scale: output pixels per output unit, > 0, default 1.
     ///   - penColor: ink colour, default black.
     ///   - background: background colour, default transparent.
-    ///   - penWidth: pen width in output units, > 0, default 2.5.
+    ///   - penStyle: smoothing, widths and tapers in output units, default ``PenStyle/default``.
+    ///   - penWidth: a constant pen width in output units, > 0, replacing `penStyle` with
+    ///     ``PenStyle/constant(_:)``; default `nil` (use `penStyle`).
     ///   - padding: space around cropped or fitted ink in output units, >= 0, default 16.
     ///   - box: output box in output units, default `nil` (the canvas).
     ///   - framing: placement of the ink, default ``Framing/canvas``.
@@ -48,13 +57,13 @@ public struct RenderOptions: Sendable, Hashable {
     ///   - decorations: line, mark, watermark and timestamp, default none.
     ///   - dpi: output pixels per inch, default `nil` (canvas units per inch x scale).
     public init(scale: Double = 1, penColor: Color = .black, background: Color = .clear,
-                penWidth: Double = 2.5, padding: Double = 16, box: OutputSize? = nil,
+                penStyle: PenStyle = .default, penWidth: Double? = nil, padding: Double = 16, box: OutputSize? = nil,
                 framing: Framing = .canvas, opacity: Double = 1, decorations: Decorations = Decorations(),
                 dpi: Double? = nil) {
         self.scale = scale
         self.penColor = penColor
         self.background = background
-        self.penWidth = penWidth
+        self.penStyle = penWidth.map { PenStyle.constant($0) } ?? penStyle
         self.padding = padding
         self.box = box
         self.framing = framing
@@ -79,8 +88,12 @@ public struct RenderOptions: Sendable, Hashable {
         guard scale.isFinite, scale > 0, scale <= limits.maxScale else {
             throw .invalidOption(option: "scale", message: "\(scale) is outside (0, \(limits.maxScale)]")
         }
-        guard penWidth.isFinite, penWidth > 0, penWidth <= 1000 else {
-            throw .invalidOption(option: "pen width", message: "\(penWidth) is outside (0, 1000]")
+        for (name, w) in [("pen width", penStyle.minWidth), ("pen width", penStyle.maxWidth),
+                          ("dot width", penStyle.effectiveDotWidth)] {
+            guard w.isFinite, w > 0, w <= 1000 else { throw .invalidOption(option: name, message: "\(w) is outside (0, 1000]") }
+        }
+        guard penStyle.minWidth <= penStyle.maxWidth else {
+            throw .invalidOption(option: "pen width", message: "minimum \(penStyle.minWidth) is above maximum \(penStyle.maxWidth)")
         }
         guard padding.isFinite, padding >= 0, padding <= 10_000 else {
             throw .invalidOption(option: "padding", message: "\(padding) is outside [0, 10000]")

@@ -24,7 +24,7 @@ public struct SignatureRenderer: Sendable {
 
     /// Creates a renderer.
     /// - Parameters:
-    ///   - options: how signatures are drawn, default ``RenderOptions/init(scale:penColor:background:penWidth:padding:box:framing:opacity:decorations:dpi:)``.
+    ///   - options: how signatures are drawn, default ``RenderOptions/init(scale:penColor:background:penStyle:penWidth:padding:box:framing:opacity:decorations:dpi:)``.
     ///   - limits: bounds on the output, default ``RenderLimits/default``.
     public init(options: RenderOptions = RenderOptions(), limits: RenderLimits = .default) {
         self.options = options
@@ -78,22 +78,17 @@ public struct SignatureRenderer: Sendable {
         context.scale(options.scale, options.scale)
         context.setSource(.black)
         context.append(scene.ink.path)
-        if let w = scene.ink.strokeWidth { context.strokeRound(width: w) } else { context.fillNonZero() }
+        context.fillNonZero()
         try context.check()
-        let palette = CoveragePalette.make(ink: options.penColor, background: options.background,
-                                           opacity: options.opacity)
-        var encoder = LibPNGEncoder()
-        // Coverage images are mostly runs of zero: run-length matching is as small as level 6 and faster.
-        encoder.compressionLevel = 6
-        encoder.strategy = Self.zlibRLE
+        // The opacity fades the ink, not the background: the same as painting the ink as one group.
+        let palette = CoveragePNGEncoder.palette(ink: options.penColor.withOpacity(options.opacity),
+                                                 background: options.background)
+        var encoder = CoveragePNGEncoder()
         return try surface.withPixels { (pixels) throws(RenderError) in
-            try encoder.encode(width: width, height: height, color: .indexed(palette: palette), pixels: pixels,
-                               stride: surface.stride, metadata: metadata)
+            try encoder.encode(coverage: pixels, width: width, height: height, stride: surface.stride,
+                               palette: palette, metadata: metadata)
         }
     }
-
-    /// zlib's `Z_RLE` strategy.
-    static let zlibRLE: Int32 = 3
 
     /// Un-premultiplies an ARGB32 surface into RGBA rows and writes them with libpng.
     func encodeARGB(_ surface: CairoSurface, metadata: PNGMetadata) throws(RenderError) -> [UInt8] {

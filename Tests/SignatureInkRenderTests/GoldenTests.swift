@@ -6,6 +6,8 @@ import Testing
 /// Every option against a reference image in `Goldens/<feature>/<case>.png`.
 @Suite struct GoldenTests {
     static let ink = Color(hex: "#1a237e")!
+    /// A broad pen, so overlaps are easy to see.
+    static let bold = PenStyle(minWidth: 3, maxWidth: 7)
 
     /// Text is drawn with the system's sans-serif font, which differs between machines: images with text allow
     /// more differing pixels.
@@ -22,7 +24,9 @@ import Testing
         try check("long-name", RenderOptions(), "raster", "default")
         try check("short-name", RenderOptions(scale: 2, penColor: Self.ink), "raster", "scale-2")
         try check("pressure", RenderOptions(background: Color(hex: "#fffde7")!), "raster", "background")
-        try check("dotted-i", RenderOptions(penWidth: 4), "raster", "pen-width-4")
+        try check("dotted-i", RenderOptions(penWidth: 4), "raster", "constant-width-4")
+        try check("long-name", RenderOptions(penStyle: PenStyle(minWidth: 0.5, maxWidth: 2.5)), "raster", "widths-0.5-2.5")
+        try check("pressure", RenderOptions(scale: 2, penStyle: PenStyle(minWidth: 1, maxWidth: 5)), "raster", "pressure-widths-1-5")
     }
 
     @Test func layout() throws {
@@ -35,10 +39,10 @@ import Testing
     }
 
     @Test func viewMode() throws {
-        try check("fast-scribble", RenderOptions(penColor: Self.ink, penWidth: 6).viewMode(), "view-mode", "transparent")
-        try check("fast-scribble", RenderOptions(penColor: Self.ink, background: .white, penWidth: 6).viewMode(opacity: 0.3),
+        try check("fast-scribble", RenderOptions(penColor: Self.ink, penStyle: Self.bold).viewMode(), "view-mode", "transparent")
+        try check("fast-scribble", RenderOptions(penColor: Self.ink, background: .white, penStyle: Self.bold).viewMode(opacity: 0.3),
                   "view-mode", "opacity-0.3-on-white")
-        try check("fast-scribble", RenderOptions(penColor: Self.ink, penWidth: 6,
+        try check("fast-scribble", RenderOptions(penColor: Self.ink, penStyle: Self.bold,
                                                  decorations: Decorations(signatureLine: true)).viewMode(),
                   "view-mode", "with-line")
     }

@@ -35,14 +35,14 @@ import Testing
     }
 
     @Test func backgroundColourFillsTheImage() throws {
-        let png = try render(line, RenderOptions(background: Color(hex: "#fafad2")!))
+        let png = try render(line, RenderOptions(background: Color(hex: "#fafad2")!, penWidth: 3))
         #expect(png.pixel(x: 2, y: 2) == Color(hex: "#fafad2"))
         #expect(png.pixel(x: 50, y: 25) == .black)
     }
 
     @Test(arguments: [1.0, 1.5, 2.0, 3.0])
     func scaleMultipliesTheSizeAndResolution(scale: Double) throws {
-        let png = try render(line, RenderOptions(scale: scale))
+        let png = try render(line, RenderOptions(scale: scale, penWidth: 3))
         #expect(png.width == Int((100 * scale).rounded(.up)))
         #expect(png.height == Int((50 * scale).rounded(.up)))
         #expect(abs((png.pixelsPerInch ?? 0) - 96 * scale) < 0.05)

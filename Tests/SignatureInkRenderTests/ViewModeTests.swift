@@ -70,13 +70,4 @@ import Testing
             #expect(worst <= 3, "largest channel difference \(worst)")
         }
     }
-
-    @Test func thePaletteBlendsOverTheBackground() {
-        let p = CoveragePalette.make(ink: .black, background: Color(red: 255, green: 255, blue: 255, alpha: 0), opacity: 1)
-        #expect(p.count == 256)
-        #expect(p[0].alpha == 0 && p[255] == .black)
-        let q = CoveragePalette.make(ink: .black, background: .white, opacity: 0.5)
-        #expect(q[0] == .white && q[255] == Color(red: 128, green: 128, blue: 128))
-        #expect(q.allSatisfy { $0.alpha == 255 })
-    }
 }

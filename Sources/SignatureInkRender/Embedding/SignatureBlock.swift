@@ -30,7 +30,7 @@ public struct SignatureBlock: Sendable {
     ///   - signerName: the name under the line, default empty.
     ///   - date: the date text; default the capture date (UTC) as `yyyy-MM-dd`, or none when the signature has
     ///     no `startTime`.
-    ///   - options: pen, colours and opacity, default ``RenderOptions/init(scale:penColor:background:penWidth:padding:box:framing:opacity:decorations:dpi:)``
+    ///   - options: pen, colours and opacity, default ``RenderOptions/init(scale:penColor:background:penStyle:penWidth:padding:box:framing:opacity:decorations:dpi:)``
     ///     with a padding of 4.
     ///   - lineColor: line colour, default `#757575`.
     ///   - textColor: text colour, default `#212121`.

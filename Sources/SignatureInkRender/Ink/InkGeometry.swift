@@ -1,36 +1,49 @@
 // SPDX-License-Identifier: Apache-2.0
 import SignatureInk
 
-/// The ink of a signature as the one shape every output draws, in output units.
+/// The ink of a signature as the one shape every output draws: closed variable-width outlines in output
+/// units, filled once with the non-zero rule.
 ///
 /// This is the single seam between the geometry core and the writers: PNG, SVG, PDF and a caller's Cairo
-/// context all draw ``path``, so they agree.
+/// context all fill ``path``, so they agree, and overlapping strokes never darken.
 struct InkGeometry {
-    /// The ink in output units: centre lines (one sub-path per stroke) while ``strokeWidth`` is set, else
-    /// closed outlines filled with the non-zero rule.
+    /// The outlines in output units, one closed sub-path per stroke (a tap is a round dot).
     var path: Path
-    /// For each stroke, the range of ``path``'s elements that draw it.
+    /// For each stroke, the range of ``path``'s elements that draw it (empty for a stroke with no finite sample).
     var strokeRanges: [Range<Int>]
-    /// Width of the round-capped line the centre lines are stroked with, in output units; `nil` when ``path``
-    /// holds filled outlines.
-    var strokeWidth: Double?
 
     /// The ink of `signature` placed by `layout`.
+    ///
+    /// The samples are moved into output units first and outlined there, so widths, tapers and the curve
+    /// tolerance are in output units whatever the layout's scale; the speed parameters are scaled with the
+    /// ink so a fitted signature keeps the widths it has at its natural size.
     static func make(_ signature: Signature, layout: Layout, options: RenderOptions) -> InkGeometry {
+        let k = layout.inkScale
+        var style = options.penStyle
+        var placed = signature
+        if k != 1 || layout.offset != .zero {
+            style.speedAtMidWidth *= k
+            style.smoothingBeta /= k
+            placed = Signature(canvas: nil)
+            for stroke in signature.strokes {
+                placed.appendStroke(stroke.lazy.map { s in
+                    var t = s
+                    t.location = layout.apply(s.location)
+                    return t
+                })
+            }
+        }
+        var outliner = Outliner(style: style)
         var path = Path()
-        path.reserveCapacity(signature.samples.count + signature.strokeCount)
+        path.reserveCapacity(placed.samples.count * 2 + placed.strokeCount * 12)
         var ranges: [Range<Int>] = []
-        ranges.reserveCapacity(signature.strokeCount)
-        for stroke in signature.strokes {
-            guard let first = stroke.first else { continue }
+        ranges.reserveCapacity(placed.strokeCount)
+        for stroke in placed.strokes {
             let start = path.elements.count
-            path.move(to: layout.apply(first.location))
-            // A lone sample becomes a zero-length segment, which round caps draw as a dot.
-            if stroke.count == 1 { path.line(to: layout.apply(first.location)) }
-            for s in stroke.dropFirst() { path.line(to: layout.apply(s.location)) }
+            outliner.appendOutline(of: stroke, to: &path)
             ranges.append(start..<path.elements.count)
         }
-        return InkGeometry(path: path, strokeRanges: ranges, strokeWidth: options.penWidth)
+        return InkGeometry(path: path, strokeRanges: ranges)
     }
 
     /// The path of one stroke.

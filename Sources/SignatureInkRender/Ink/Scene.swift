@@ -47,7 +47,7 @@ struct Scene {
         drawDecorationsBehind(on: context)
         context.setSource(options.penColor)
         context.append(ink.path)
-        if let width = ink.strokeWidth { context.strokeRound(width: width) } else { context.fillNonZero() }
+        context.fillNonZero()
         if grouped { context.popGroupAndPaint(alpha: options.opacity) }
     }
 

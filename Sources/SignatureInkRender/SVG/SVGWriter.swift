@@ -52,27 +52,21 @@ struct SVGWriter {
         return out
     }
 
-    /// The ink as `<path>` elements: filled outlines, or round-capped centre lines.
+    /// The ink as filled `<path>` elements, non-zero rule (SVG's default).
     private func ink(_ ink: InkGeometry, color: Color) -> String {
-        let style: String
-        if let width = ink.strokeWidth {
-            style = "fill=\"none\"\(Self.paint("stroke", Color(red: color.red, green: color.green, blue: color.blue)))"
-                + " stroke-width=\"\(Self.number(width, decimals: 2))\" stroke-linecap=\"round\" stroke-linejoin=\"round\""
-        } else {
-            style = Self.paint("fill", Color(red: color.red, green: color.green, blue: color.blue))
-                .dropFirst().description
-        }
+        let fill = "fill=\"\(Color(red: color.red, green: color.green, blue: color.blue).description)\""
         let opaque = color.alpha == 255
         let alpha = Self.number(Double(color.alpha) / 255, decimals: 3)
-        guard pathPerStroke, ink.strokeRanges.count > 1 else {
+        let strokes = ink.strokeRanges.indices.filter { !ink.strokeRanges[$0].isEmpty }
+        guard pathPerStroke, strokes.count > 1 else {
             guard !ink.path.isEmpty else { return "" }
             // One path: a translucent ink is one fill, so overlaps cannot darken.
-            let opacity = opaque ? "" : (ink.strokeWidth == nil ? " fill-opacity" : " stroke-opacity") + "=\"\(alpha)\""
-            return "<path \(style)\(opacity) d=\"\(pathData.encode(ink.path))\"/>\n"
+            let opacity = opaque ? "" : " fill-opacity=\"\(alpha)\""
+            return "<path \(fill)\(opacity) d=\"\(pathData.encode(ink.path))\"/>\n"
         }
         // Several paths: a translucent ink goes on a group, so overlaps between strokes cannot darken.
-        var out = opaque ? "<g \(style)>\n" : "<g \(style) opacity=\"\(alpha)\">\n"
-        for i in ink.strokeRanges.indices { out += "<path d=\"\(pathData.encode(ink.strokePath(i)))\"/>\n" }
+        var out = opaque ? "<g \(fill)>\n" : "<g \(fill) opacity=\"\(alpha)\">\n"
+        for i in strokes { out += "<path d=\"\(pathData.encode(ink.strokePath(i)))\"/>\n" }
         return out + "</g>\n"
     }
 

@@ -188,6 +188,27 @@ struct SVGInspection {
 }
 
 extension Path {
+    /// The sub-paths as polylines, cubics flattened into `segments` lines each.
+    func flattened(segments: Int) -> [[Point]] {
+        var result: [[Point]] = []
+        var p = Point.zero, start = Point.zero
+        for e in elements {
+            switch e {
+            case let .move(q): p = q; start = q; result.append([q])
+            case let .line(q): p = q; result[result.count - 1].append(q)
+            case let .cubic(a, b, e):
+                let s = p
+                for k in 1...segments {
+                    let t = Double(k) / Double(segments), u = 1 - t
+                    result[result.count - 1].append(s * (u * u * u) + a * (3 * u * u * t) + b * (3 * u * t * t) + e * (t * t * t))
+                }
+                p = e
+            case .close: p = start; result[result.count - 1].append(start)
+            }
+        }
+        return result
+    }
+
     /// Every end point of the path's commands, in order.
     var endPoints: [Point] {
         elements.compactMap {
