@@ -51,8 +51,8 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        let flags = self.flags.resolved(output: output.output)
         let renderer = try flags.renderer()
-        let flags = self.flags
         let frames = self.frames
         if ndjson {
             let stream = NDJSONStream(loader: input.loader, jobs: batch.workerCount, outDir: output.outDir,
