@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CPNG
-import SignatureInk
+public import SignatureInk
 
 /// Writes 8-bit PNGs through libpng with a chosen colour type, zlib level, strategy and row filters.
 ///
