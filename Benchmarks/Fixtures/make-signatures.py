@@ -7,9 +7,11 @@ Output: Benchmarks/Fixtures/signatures/*.json, one signature per file in the nat
 
 ANCHORS.md's peers were measured on SVC2004 signatures of about 170 points fitted into 600x300 px. We have no
 SVC2004 here, so signature-sized groups are cut from pen input recorded by people:
-- each Wacom UIM page (pen, with pressure) is cut into runs of consecutive strokes holding 140..210 samples
-  (strokes are taken in recording order; a run closes as soon as it holds >= TARGET samples; a stroke longer
-  than MAX_SAMPLES on its own is skipped, and a trailing run shorter than MIN_SAMPLES is dropped);
+- each Wacom UIM page (pen, with pressure) is cut into runs of consecutive strokes holding 140..210 samples that
+  stay within one line of handwriting (MAX_GROUP_WIDTH x MAX_GROUP_HEIGHT on the page). Strokes are taken in
+  recording order; a run closes as soon as it holds >= TARGET samples, or before a stroke that would leave the
+  line or pass MAX_SAMPLES (kept if it holds >= MIN_SAMPLES, else dropped); a stroke longer than MAX_SAMPLES on
+  its own is skipped;
 - the three hwrt symbols with 140..210 samples are used whole;
 - the signature_pad fixtures (18 and 25 points) are too small and are not used.
 Each group is then scaled uniformly and centred into a 600x300 canvas with 16 px padding (the renderer's
@@ -21,6 +23,8 @@ import json, os, sys
 
 TARGET, MIN_SAMPLES, MAX_SAMPLES = 170, 140, 210
 WIDTH, HEIGHT, PADDING = 600.0, 300.0, 16.0
+# Bounds of one group on the page, in the UIM's 96-dpi pixels: about one line of handwriting, a signature's shape.
+MAX_GROUP_WIDTH, MAX_GROUP_HEIGHT = 900.0, 120.0
 
 root = sys.argv[1] if len(sys.argv) > 1 else "../shared/realink"
 outdir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "signatures")
@@ -100,19 +104,33 @@ for f in ["Value-of-Ink-1.json", "Digital-Ink-is-processable-1.json", "Digital-I
         if pts:
             strokes.append((base, pts))
     group, n, index = [], 0, 0
+    box = None  # the group's bounds on the page: [minx, miny, maxx, maxy]
     stem = f[:-len("-1.json")].lower()
+
     for base, pts in strokes:
         if len(pts) > MAX_SAMPLES:
             continue
-        group.append((base, pts))
-        n += len(pts)
-        if n >= TARGET:
-            if n <= MAX_SAMPLES:
+        xs, ys = [q[0] for q in pts], [q[1] for q in pts]
+        b = [min(xs), min(ys), max(xs), max(ys)]
+        u = b if box is None else [min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3])]
+        if group and (u[2] - u[0] > MAX_GROUP_WIDTH or u[3] - u[1] > MAX_GROUP_HEIGHT or n + len(pts) > MAX_SAMPLES):
+            # The stroke is on another line, too far along this one, or would make the group too long.
+            if n >= MIN_SAMPLES:
                 t0 = group[0][0] + group[0][1][0][2]
                 write(f"uim-{stem}-{index:03d}",
-                      [[(x, y, b + t - t0, p) for x, y, t, p in s] for b, s in group], t0, "wacom-uim/" + f)
+                      [[(x, y, bb + t - t0, p) for x, y, t, p in st] for bb, st in group], t0, "wacom-uim/" + f)
                 index += 1
                 count += 1
-            group, n = [], 0
+            group, n, u = [], 0, b
+        group.append((base, pts))
+        n += len(pts)
+        box = u
+        if n >= TARGET:
+            t0 = group[0][0] + group[0][1][0][2]
+            write(f"uim-{stem}-{index:03d}",
+                  [[(x, y, bb + t - t0, p) for x, y, t, p in st] for bb, st in group], t0, "wacom-uim/" + f)
+            index += 1
+            count += 1
+            group, n, box = [], 0, None
 
 print(f"wrote {count} signatures to {outdir}")
