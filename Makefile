@@ -43,5 +43,18 @@ demo: build
 	@echo "Rendered $(words $(SAMPLES)) signatures to $(CURDIR)/out/:"
 	@ls out
 
+# Runs every benchmark suite in Benchmarks/ (release build; several minutes). Figures and peers: BENCHMARKS.md.
+bench: deps
+	cd Benchmarks && $(SWIFT) package benchmark
+
+# What CI runs: every suite built and run briefly; allocations and instruction counts checked against
+# Benchmarks/Thresholds/ (see Benchmarks/ci/check.sh).
+bench-check: deps
+	Benchmarks/ci/check.sh
+
+# Re-records Benchmarks/Thresholds/ after an intended change; review the diff and commit it.
+bench-update: deps
+	Benchmarks/ci/check.sh --update
+
 clean:
 	rm -rf .build out

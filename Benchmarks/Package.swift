@@ -46,5 +46,58 @@ let package = Package(
             ],
             path: "PNG",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // The end-to-end fixture set (Fixtures/signatures) and Cairo bound for the fill stage alone.
+        .systemLibrary(
+            name: "CBenchCairo", path: "Sources/CBenchCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
+        .target(
+            name: "SignatureSet",
+            dependencies: [
+                "CBenchCairo",
+                .product(name: "SignatureInk", package: core),
+                .product(name: "SignatureInkFormats", package: core),
+            ],
+            path: "Sources/SignatureSet"),
+        .executableTarget(
+            name: "Raster",
+            dependencies: [
+                "SignatureSet",
+                .product(name: "SignatureInk", package: core),
+                .product(name: "SignatureInkFormats", package: core),
+                .product(name: "SignatureInkRender", package: core),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Raster",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "Vector",
+            dependencies: [
+                "SignatureSet",
+                .product(name: "SignatureInk", package: core),
+                .product(name: "SignatureInkRender", package: core),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Vector",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "Batch",
+            dependencies: [
+                "SignatureSet",
+                .product(name: "SignatureInkFormats", package: core),
+                .product(name: "SignatureInkRender", package: core),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Batch",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // Times the library on the fixture set for Benchmarks/peers/peers.py (not a package-benchmark suite).
+        .executableTarget(
+            name: "ink-timing",
+            dependencies: [
+                "SignatureSet",
+                .product(name: "SignatureInk", package: core),
+                .product(name: "SignatureInkFormats", package: core),
+                .product(name: "SignatureInkRender", package: core),
+            ],
+            path: "Sources/ink-timing"),
     ]
 )

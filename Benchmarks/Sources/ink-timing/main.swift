@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+// Times the library on the fixture set the way Benchmarks/peers/peers.py times the peers, so both sides are
+// measured in one run with one method: every round handles every signature once; the figure is the median
+// round time divided by the number of signatures. Prints one JSON object per measurement on stdout.
+//
+// Usage: ink-timing [--rounds N] [--folder DIR]   (defaults: 30 rounds, Benchmarks/Fixtures/signatures)
+import Foundation
+import SignatureInk
+import SignatureInkFormats
+import SignatureInkRender
+import SignatureSet
+
+var rounds = 30
+var folder = SignatureSet.folder
+var arguments = CommandLine.arguments.dropFirst()
+while let a = arguments.popFirst() {
+    switch a {
+    case "--rounds": rounds = arguments.popFirst().flatMap(Int.init) ?? rounds
+    case "--folder": folder = URL(fileURLWithPath: arguments.popFirst() ?? folder.path)
+    default:
+        FileHandle.standardError.write(Data("usage: ink-timing [--rounds N] [--folder DIR]\n".utf8))
+        exit(64)
+    }
+}
+
+let entries = SignatureSet.load(from: folder)
+let count = entries.count
+let samples = entries.reduce(0) { $0 + $1.signature.samples.count }
+
+/// Median of the round times in milliseconds, after one untimed warm-up round.
+func medianRoundMilliseconds(_ body: () throws -> Void) rethrows -> Double {
+    try body()
+    var times: [Double] = []
+    let clock = ContinuousClock()
+    for _ in 0..<rounds {
+        let d = try clock.measure(body)
+        times.append(Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) * 1e-15)
+    }
+    times.sort()
+    return times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+}
+
+func report(_ stage: String, _ fields: [String: Any]) {
+    var all = fields
+    all["stage"] = stage
+    all["signatures"] = count
+    all["rounds"] = rounds
+    let data = try! JSONSerialization.data(withJSONObject: all, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+}
+
+do {
+    for scale in [1.0, 2.0] {
+        let renderer = SignatureRenderer(options: RenderOptions(scale: scale))
+        var bytes = 0
+        let ms = try medianRoundMilliseconds {
+            bytes = 0
+            for e in entries { bytes += try renderer.png(e.signature).count }
+        }
+        report("png-e2e@\(Int(scale))x", ["ms_per_signature": ms / Double(count), "bytes_per_signature": bytes / count])
+
+        let decoder = InkDecoder()
+        let msFile = try medianRoundMilliseconds {
+            for e in entries { _ = try renderer.png(decoder.decode(e.data).signature) }
+        }
+        report("file-png-e2e@\(Int(scale))x", ["ms_per_signature": msFile / Double(count)])
+
+        // Cairo's own writer on the same outline drawn in ARGB32: the size a plain Cairo pipeline would write.
+        var cairoBytes = 0
+        for e in entries {
+            guard let raster = CoverageRaster(width: 600, height: 300, scale: scale, argb: true),
+                  raster.fill(e.signature.outlinePath(style: RenderOptions().penStyle)),
+                  let size = raster.cairoPNGSize() else { fatalError("Cairo failed on \(e.name)") }
+            cairoBytes += size
+        }
+        report("cairo-write-to-png-size@\(Int(scale))x", ["bytes_per_signature": cairoBytes / count])
+    }
+
+    let svgRenderer = SignatureRenderer()
+    var svgBytes = 0
+    let msSVG = try medianRoundMilliseconds {
+        svgBytes = 0
+        for e in entries { svgBytes += try svgRenderer.svg(e.signature).utf8.count }
+    }
+    report("svg-e2e", ["ms_per_signature": msSVG / Double(count), "bytes_per_signature": svgBytes / count])
+
+    // RDP at 0.5 px over every stroke's positions, as `simplification.simplify_coords` is given them.
+    let lines = entries.flatMap { e in e.signature.strokes.map { $0.map(\.location) } }
+    var kept = 0
+    let msRDP = medianRoundMilliseconds {
+        kept = 0
+        for line in lines { kept += RamerDouglasPeucker.simplify(line, tolerance: 0.5).count }
+    }
+    report("rdp-0.5px", ["ms_per_signature": msRDP / Double(count), "samples": samples,
+                         "msamples_per_second": Double(samples) / msRDP / 1e3, "kept": kept])
+} catch {
+    FileHandle.standardError.write(Data("ink-timing: \(error)\n".utf8))
+    exit(1)
+}

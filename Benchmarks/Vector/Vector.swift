@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// Vector output of whole signatures, end to end, with the size of what is written as a custom metric.
+import Benchmark
+import Foundation
+import SignatureInk
+import SignatureInkRender
+import SignatureSet
+
+// One iteration handles every signature of the fixture set once, so time per signature = time per iteration /
+// count. The byte metrics are the mean output size per signature (ANCHORS.md: signature_pad's toSVG averages
+// 26 KiB).
+let benchmarks: @Sendable () -> Void = {
+    let signatures = SignatureSet.signatures
+    let count = signatures.count
+    let ci = ProcessInfo.processInfo.environment["SIGNATURE_INK_BENCH_CI"] != nil
+    let svgBytes = BenchmarkMetric.custom("SVG bytes per signature", polarity: .prefersSmaller, useScalingFactor: false)
+    let pdfBytes = BenchmarkMetric.custom("PDF bytes per signature", polarity: .prefersSmaller, useScalingFactor: false)
+    let tolerances: [BenchmarkMetric: BenchmarkThresholds] = [
+        .instructions: BenchmarkThresholds(relative: [.p90: 3.0]),
+        .mallocCountTotal: BenchmarkThresholds(absolute: [.p90: 2 * count]),
+        // Output sizes are exact: any change to the writers shows here and needs a thresholds update.
+        svgBytes: BenchmarkThresholds(absolute: [.p90: 0]),
+        pdfBytes: BenchmarkThresholds(absolute: [.p90: 0]),
+    ]
+    func config(_ size: BenchmarkMetric) -> Benchmark.Configuration {
+        .init(metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions, size],
+              warmupIterations: ci ? 1 : 3,
+              maxDuration: .seconds(ci ? 1 : 5), maxIterations: ci ? 3 : 500, thresholds: tolerances)
+    }
+    let renderer = SignatureRenderer()
+
+    Benchmark("SVG end to end, Signature to document with 1 decimal", configuration: config(svgBytes)) {
+        benchmark in
+        var bytes = 0
+        for s in signatures { bytes += try renderer.svg(s).utf8.count }
+        benchmark.measurement(svgBytes, bytes / count)
+    }
+
+    Benchmark("PDF end to end, Signature to one-page document", configuration: config(pdfBytes)) { benchmark in
+        var bytes = 0
+        for s in signatures { bytes += try renderer.pdf(s).count }
+        benchmark.measurement(pdfBytes, bytes / count)
+    }
+}

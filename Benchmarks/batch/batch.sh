@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The real CLI on many files: `signature-ink render DIR --out-dir OUT` on 1 and on 2 worker threads (hyperfine),
+# and its peak resident memory for 100 and for 10,000 inputs (/usr/bin/time -v), so a leak or a whole-batch
+# buffer shows as growth with the number of inputs.
+#
+# Needs: hyperfine and GNU time (apt-get install hyperfine time). Run from anywhere:
+#   Benchmarks/batch/batch.sh [FILES_FOR_TIMING (default 1000)] [RUNS (default 5)]
+# Inputs are copies of Benchmarks/Fixtures/signatures/*.json (real ink, ~170 samples, 600 x 300), cycled and
+# renamed so every input is a distinct file. Everything is written under a temporary folder, removed on exit.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+files="${1:-1000}"
+runs="${2:-5}"
+fixtures="$root/Benchmarks/Fixtures/signatures"
+
+command -v hyperfine >/dev/null || { echo "error: hyperfine is missing (apt-get install hyperfine)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "error: GNU time is missing (apt-get install time)" >&2; exit 1; }
+
+(cd "$root" && swift build -c release --product signature-ink >/dev/null)
+cli="$(cd "$root" && swift build -c release --show-bin-path)/signature-ink"
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# make_inputs N DIR: N distinct copies of the fixture set, cycled.
+make_inputs() {
+    local n="$1" dir="$2" i=0
+    mkdir -p "$dir"
+    mapfile -t src < <(ls "$fixtures"/*.json | sort)
+    while [ "$i" -lt "$n" ]; do
+        cp "${src[$((i % ${#src[@]}))]}" "$dir/$(printf 'sig-%05d.json' "$i")"
+        i=$((i + 1))
+    done
+}
+
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "cli: $cli"
+echo
+
+make_inputs "$files" "$work/in-$files"
+echo "== time for $files files, --jobs 1 vs --jobs 2 (hyperfine, $runs runs, 1 warm-up) =="
+hyperfine --warmup 1 --runs "$runs" --export-markdown "$work/hyperfine.md" --export-json "$work/hyperfine.json" \
+    --prepare "rm -rf $work/out && mkdir -p $work/out" \
+    -n "jobs 1" "$cli render $work/in-$files --out-dir $work/out --jobs 1 --quiet" \
+    -n "jobs 2" "$cli render $work/in-$files --out-dir $work/out --jobs 2 --quiet"
+cat "$work/hyperfine.md"
+python3 - "$work/hyperfine.json" "$files" <<'EOF'
+import json, sys
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+n = int(sys.argv[2])
+one, two = r["jobs 1"]["median"], r["jobs 2"]["median"]
+print(f"\nmedian: jobs 1 {one * 1e3 / n:.3f} ms per file, jobs 2 {two * 1e3 / n:.3f} ms per file; "
+      f"speed-up {one / two:.2f}x (target >= 1.8x)")
+EOF
+
+echo
+echo "== peak resident memory, --jobs 2 (GNU time -v) =="
+for n in 100 10000; do
+    make_inputs "$n" "$work/rss-$n"
+    rm -rf "$work/out" && mkdir -p "$work/out"
+    /usr/bin/time -v "$cli" render "$work/rss-$n" --out-dir "$work/out" --jobs 2 --quiet 2> "$work/time-$n.txt"
+    kb="$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$work/time-$n.txt")"
+    wall="$(sed -n 's/^[[:space:]]*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time-$n.txt")"
+    echo "$n inputs: peak RSS $kb KiB, wall $wall"
+    rm -rf "$work/rss-$n"
+done
