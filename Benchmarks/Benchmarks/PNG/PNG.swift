@@ -39,12 +39,22 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(2),
         maxIterations: 10_000)
 
+    // Names have no spaces: the thresholds files are found by name (package-benchmark 1.x writes spaces as
+    // underscores but reads them as they are).
     for name in ["real@1x", "real@2x", "cursive@1x", "cursive@2x"] {
         let image = Coverage(name)
 
         // One encoder for every sample, as a batch would use it: its buffers are reused.
         let reused = ReusedEncoder()
-        Benchmark("CoveragePNGEncoder \(name)") { benchmark in
+        // Committed thresholds (Benchmarks/Thresholds/, `swift package benchmark thresholds check`): one
+        // allocation exactly (the returned array), and a p90 time at most twice the recorded one, generous
+        // because the build machines are shared and noisy.
+        let thresholds: [BenchmarkMetric: BenchmarkThresholds] = [
+            .mallocCountTotal: .strict,
+            .wallClock: BenchmarkThresholds(relative: [.p90: 100]),
+        ]
+        let checked = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], thresholds: thresholds)
+        Benchmark("CoveragePNGEncoder_\(name)", configuration: checked) { benchmark in
             try image.bytes.withUnsafeBufferPointer { pixels in
                 for _ in benchmark.scaledIterations {
                     blackHole(try reused.encoder.encode(coverage: pixels, width: image.width, height: image.height,
@@ -53,7 +63,7 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
 
-        Benchmark("libpng indexed level 1 Z_RLE no filter \(name)") { benchmark in
+        Benchmark("libpng_indexed_level1_RLE_nofilter_\(name)") { benchmark in
             var encoder = LibPNGEncoder()
             encoder.compressionLevel = 1
             encoder.strategy = LibPNGEncoder.runLengthStrategy
@@ -68,7 +78,7 @@ let benchmarks: @Sendable () -> Void = {
         }
 
         // What cairo_surface_write_to_png does with the same pixels: straight RGBA, level 6, all filters.
-        Benchmark("libpng RGBA level 6 all filters \(name)", configuration: .init(maxIterations: 200)) { benchmark in
+        Benchmark("libpng_RGBA_level6_allfilters_\(name)", configuration: .init(maxIterations: 200)) { benchmark in
             var rgba: [UInt8] = []
             rgba.reserveCapacity(image.bytes.count * 4)
             for v in image.bytes {
