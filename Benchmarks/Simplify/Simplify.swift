@@ -8,7 +8,7 @@ import SignatureInk
 let benchmarks: @Sendable () -> Void = {
     let lines = Fixtures.polylines
     let n = Fixtures.sampleCount
-    let metrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal, .instructions]
+    let metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .throughput, .mallocCountTotal]
     let config = Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(5), maxIterations: 1000)
 
     Benchmark("RDP 0.5 px, reused buffers (\(n) samples)", configuration: config) { benchmark in

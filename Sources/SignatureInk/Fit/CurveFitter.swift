@@ -145,15 +145,18 @@ public struct CurveFitter: Sendable {
         guard n > 1 else { return }
         let tol = tolerance > 0 && tolerance.isFinite ? tolerance : 0.5
         let cornerCos = Double.cos(cornerAngle)
+        let cornerCos2 = cornerCos * cornerCos
         var start = 0
         for i in 1..<n {
             let isCorner: Bool
             if i == n - 1 {
                 isCorner = true
             } else {
-                let a = (pts[i] - pts[i - 1]).normalized ?? Point(1, 0)
-                let b = (pts[i + 1] - pts[i]).normalized ?? a
-                isCorner = a.dot(b) < cornerCos
+                // a.b < cos * |a| |b|, compared squared to avoid square roots.
+                let a = pts[i] - pts[i - 1], b = pts[i + 1] - pts[i]
+                let d = a.dot(b)
+                let m = cornerCos2 * a.lengthSquared * b.lengthSquared
+                isCorner = cornerCos >= 0 ? (d < 0 || d * d < m) : (d < 0 && d * d > m)
             }
             if isCorner {
                 let t1 = (pts[start + 1] - pts[start]).normalized ?? Point(1, 0)
@@ -202,7 +205,7 @@ public struct CurveFitter: Sendable {
                 }
             }
             if err <= tol2 {
-                // Final check between the points at quarter parameters: no S-bend between sparse points.
+                // Final check between the points: no bulge or S-bend between sparse points.
                 (err, split) = bulge(bez, first: f, last: l)
             }
             if err <= tol2 {
@@ -263,7 +266,7 @@ public struct CurveFitter: Sendable {
         return CubicSegment(p0, p0 + t1 * alpha1, p3 + t2 * alpha2, p3)
     }
 
-    /// The worst squared error (see the type's discussion) and the index to split at.
+    /// The worst squared distance from an input point to the curve at its parameter, and where to split.
     private func maxError(_ bez: CubicSegment, first: Int, last: Int) -> (Double, Int) {
         var worst = 0.0
         var split = (first + last) / 2
@@ -272,29 +275,33 @@ public struct CurveFitter: Sendable {
             let d = (bez.point(at: u[i]) - pts[first + i]).lengthSquared
             if !(d <= worst) { worst = d; split = first + i }
         }
-        for i in 0..<(count - 1) {
-            let m = bez.point(at: (u[i] + u[i + 1]) * 0.5)
-            let d = RamerDouglasPeucker.segmentDistance(m, pts[first + i], pts[first + i + 1])
-            let d2 = d * d
-            if !(d2 <= worst) { worst = d2; split = first + (i == 0 ? 1 : i) }
-        }
         return (worst, split)
     }
 
-    /// The worst squared distance from the curve at the quarter parameters between consecutive points to the
-    /// input segment between them, and the index to split at.
+    /// The worst squared distance from the curve at a quarter, half and three quarters between consecutive
+    /// parameters to the input segment between them, and the index to split at.
     private func bulge(_ bez: CubicSegment, first: Int, last: Int) -> (Double, Int) {
         var worst = 0.0
         var split = (first + last) / 2
         for i in 0..<(last - first) {
             let a = u[i], b = u[i + 1]
             let p = pts[first + i], q = pts[first + i + 1]
-            for w in [0.25, 0.75] {
-                let d = RamerDouglasPeucker.segmentDistance(bez.point(at: a + (b - a) * w), p, q)
-                if !(d * d <= worst) { worst = d * d; split = first + (i == 0 ? 1 : i) }
-            }
+            let d = Swift.max(Self.segmentDistance2(bez.point(at: a + (b - a) * 0.25), p, q),
+                              Self.segmentDistance2(bez.point(at: (a + b) * 0.5), p, q),
+                              Self.segmentDistance2(bez.point(at: a + (b - a) * 0.75), p, q))
+            if !(d <= worst) { worst = d; split = first + (i == 0 ? 1 : i) }
         }
         return (worst, split)
+    }
+
+    /// Squared distance from `p` to the segment `a`-`b`.
+    @inline(__always)
+    static func segmentDistance2(_ p: Point, _ a: Point, _ b: Point) -> Double {
+        let ab = b - a, ap = p - a
+        let l2 = ab.lengthSquared
+        var t = l2 > 0 ? ap.dot(ab) / l2 : 0
+        t = t < 0 ? 0 : (t > 1 ? 1 : t)
+        return (ap - ab * t).lengthSquared
     }
 
     /// One Newton-Raphson step per parameter towards the nearest point of the curve.

@@ -132,9 +132,9 @@ struct OutlineBuilder: Sendable {
             let n = previous.perpendicular
             return Segment(d: previous, a: n, b: -n)
         }
-        let len = len2.squareRoot()
-        let d = v / len
-        var s = (r0 - r1) / len
+        let inv = 1 / len2.squareRoot()
+        let d = v * inv
+        var s = (r0 - r1) * inv
         s = Swift.min(maximumTangentSine, Swift.max(-maximumTangentSine, s))
         let c = (1 - s * s).squareRoot()
         let n = d.perpendicular

@@ -16,6 +16,10 @@ public struct WidthModel: Sendable, Hashable {
     public private(set) var speed: Double = 0
     private var primed = false
     private let inverseMidSpeed: Double
+    // The last interval and its filter weight and reciprocal: steady sampling reuses them.
+    private var lastInterval = -1.0
+    private var lastWeight = 0.0
+    private var lastInverse = 0.0
 
     /// Creates a model for a style.
     /// - Parameter style: the pen style; it should be ``PenStyle/sanitized``.
@@ -38,10 +42,14 @@ public struct WidthModel: Sendable, Hashable {
     /// - Returns: the width in canvas units, in `minWidth...maxWidth`.
     @inline(__always)
     public mutating func width(distance: Double, interval: Double, pressure: Float?) -> Double {
-        let v = distance / interval
+        if interval != lastInterval {
+            lastInterval = interval
+            lastInverse = 1 / interval
+            lastWeight = interval / (interval + style.velocitySmoothing)
+        }
+        let v = distance * lastInverse
         if primed {
-            let w = interval / (interval + style.velocitySmoothing)
-            speed += (v - speed) * w
+            speed += (v - speed) * lastWeight
         } else {
             primed = true
         }

@@ -93,6 +93,9 @@ enum SparseDeflate {
         var bitCount = 0
         /// The end-of-block code and its length.
         var endOfBlock: (bits: UInt64, count: Int) = (0, 0)
+        /// The largest pixel value in the image, known when no row is filtered (every value then starts a
+        /// run or is a literal, so it shows in the histogram); `nil` otherwise.
+        var largestPixel: Int?
 
         /// Bytes of the complete zlib stream: 2 header, the deflate data, 4 checksum.
         var byteCount: Int { 2 + (bitCount + 7) / 8 + 4 }
@@ -241,6 +244,11 @@ enum SparseDeflate {
         var plan = Plan()
         plan.tokenCount = tokenizer.count
         plan.adler = tokenizer.adler.value
+        if options.filter == .none {
+            var v = 255
+            while v > 0, scratch.histogram[v] == 0 { v -= 1 }
+            plan.largestPixel = v
+        }
         price(&plan, scratch: scratch, rowDistance: rowDistance, rawBytes: total, allowDynamic: options.allowDynamic)
         return plan
     }
