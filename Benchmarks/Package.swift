@@ -41,6 +41,7 @@ let package = Package(
         .executableTarget(
             name: "PNG",
             dependencies: [
+                .product(name: "SignatureInk", package: core),
                 .product(name: "SignatureInkRender", package: core),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

@@ -23,7 +23,7 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(ci ? 1 : 10), maxIterations: ci ? 2 : 200)
 
     for workers in Set([1, 2, cores]).sorted() {
-        Benchmark("Batch, file bytes to PNG on \(workers) worker(s), \(jobs) files", configuration: config) {
+        Benchmark("Batch_file_bytes_to_PNG_\(jobs)_files_on_\(workers)_workers", configuration: config) {
             benchmark in
             // Worker w converts files w, w + workers, w + 2 workers, ...: the same share for each, no shared state.
             DispatchQueue.concurrentPerform(iterations: workers) { w in

@@ -2,6 +2,7 @@
 // PNG encoding of rendered signature coverage: the sparse-deflate indexed writer against libpng.
 import Benchmark
 import Foundation
+import SignatureInk
 import SignatureInkRender
 
 /// A coverage image (one byte a pixel) loaded from `Benchmarks/Fixtures/coverage-<name>.png`, whose

@@ -9,7 +9,8 @@ import SignatureSet
 
 // One iteration handles every signature of the fixture set once (SignatureSet: 158 files of ~170 real samples
 // in a 600 x 300 canvas), so time per signature = time per iteration / count. Names leave the count out so the
-// committed thresholds keep matching their benchmarks.
+// committed thresholds keep matching their benchmarks, and have no spaces: package-benchmark 1.38 writes a
+// thresholds file with spaces as underscores but looks it up by the name as it is.
 let benchmarks: @Sendable () -> Void = {
     let entries = SignatureSet.entries
     let count = entries.count
@@ -19,8 +20,9 @@ let benchmarks: @Sendable () -> Void = {
     let tolerances: [BenchmarkMetric: BenchmarkThresholds] = [
         // Instruction counts move a little with the toolchain and libc: 3 % either way is a real change.
         .instructions: BenchmarkThresholds(relative: [.p90: 3.0]),
-        // Cairo and libpng allocate the same way every time; a few either way allows for their versions.
-        .mallocCountTotal: BenchmarkThresholds(absolute: [.p90: 2 * count]),
+        // About 120 allocations a signature, mostly Cairo's, whose count moves by a few percent with what ran
+        // before in the process; 10 % still catches one allocation more per sample (+140 %).
+        .mallocCountTotal: BenchmarkThresholds(relative: [.p90: 10.0]),
     ]
     let config = Benchmark.Configuration(
         metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
@@ -34,7 +36,7 @@ let benchmarks: @Sendable () -> Void = {
         let outlines = entries.map { $0.signature.outlinePath(style: RenderOptions().penStyle) }
         let canvases = entries.map { (width: $0.signature.canvas?.width ?? 600, height: $0.signature.canvas?.height ?? 300) }
 
-        Benchmark("Raster fill, outline into a Cairo A8 surface \(tag)", configuration: config) { benchmark in
+        Benchmark("Raster_fill_outline_into_Cairo_A8\(tag)", configuration: config) { benchmark in
             for i in 0..<count {
                 guard let raster = CoverageRaster(width: canvases[i].width, height: canvases[i].height, scale: scale),
                       raster.fill(outlines[i]) else {
@@ -55,7 +57,7 @@ let benchmarks: @Sendable () -> Void = {
         let palette = CoveragePNGEncoder.palette(ink: .black, background: .clear)
         let metadata = PNGMetadata(pixelsPerInch: 96 * scale, text: [("Software", "signature-ink"),
                                                                      ("Creation Time", "2021-03-10T10:15:53Z")])
-        Benchmark("PNG encoding alone, coverage to PNG bytes \(tag)",
+        Benchmark("PNG_encoding_alone_coverage_to_PNG\(tag)",
                   configuration: config.adding(bytesMetric)) { benchmark in
             var bytes = 0
             for c in coverages {
@@ -69,14 +71,14 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.measurement(bytesMetric, bytes / count)
         }
 
-        Benchmark("End to end, Signature to PNG bytes \(tag)",
+        Benchmark("EndToEnd_Signature_to_PNG\(tag)",
                   configuration: config.adding(bytesMetric)) { benchmark in
             var bytes = 0
             for e in entries { bytes += try renderer.png(e.signature).count }
             benchmark.measurement(bytesMetric, bytes / count)
         }
 
-        Benchmark("End to end, file bytes decoded to PNG bytes \(tag)", configuration: config) { benchmark in
+        Benchmark("EndToEnd_file_bytes_decoded_to_PNG\(tag)", configuration: config) { benchmark in
             let decoder = InkDecoder()
             for e in entries { blackHole(try renderer.png(decoder.decode(e.data).signature)) }
         }

@@ -10,19 +10,24 @@ import SignatureInkFormats
 import SignatureInkRender
 import SignatureSet
 
-var rounds = 30
-var folder = SignatureSet.folder
-var arguments = CommandLine.arguments.dropFirst()
-while let a = arguments.popFirst() {
-    switch a {
-    case "--rounds": rounds = arguments.popFirst().flatMap(Int.init) ?? rounds
-    case "--folder": folder = URL(fileURLWithPath: arguments.popFirst() ?? folder.path)
-    default:
-        FileHandle.standardError.write(Data("usage: ink-timing [--rounds N] [--folder DIR]\n".utf8))
-        exit(64)
+/// The command line: rounds (default 30) and the fixture folder (default the committed set).
+func parseArguments() -> (rounds: Int, folder: URL) {
+    var rounds = 30
+    var folder = SignatureSet.folder
+    var arguments = CommandLine.arguments.dropFirst()
+    while let a = arguments.popFirst() {
+        switch a {
+        case "--rounds": rounds = arguments.popFirst().flatMap(Int.init).map { max($0, 1) } ?? rounds
+        case "--folder": folder = URL(fileURLWithPath: arguments.popFirst() ?? folder.path)
+        default:
+            FileHandle.standardError.write(Data("usage: ink-timing [--rounds N] [--folder DIR]\n".utf8))
+            exit(64)
+        }
     }
+    return (rounds, folder)
 }
 
+let (rounds, folder) = parseArguments()
 let entries = SignatureSet.load(from: folder)
 let count = entries.count
 let samples = entries.reduce(0) { $0 + $1.signature.samples.count }
