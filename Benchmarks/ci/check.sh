@@ -15,6 +15,8 @@
 # - PNG: its committed CoveragePNGEncoder thresholds (its owner's), checked on mallocCountTotal only here; an
 #   update re-records them with the metrics its code declares.
 # - Batch: run briefly, no threshold (it measures wall time and threads).
+# - Instruction counts of PNG and SVG end to end under callgrind (ci/instructions.sh), because this machine's kind
+#   has no perf counters for package-benchmark's `instructions` metric; tolerance 2 %.
 # SIGNATURE_INK_BENCH_CI=1 shortens the Raster, Vector and Batch runs to a few iterations.
 # package-benchmark exits 2 on a regression (fails here) and 4 when every deviation is an improvement (passes
 # here with a notice to re-record).
@@ -50,10 +52,13 @@ if [ "$mode" = update ]; then
     for f in Thresholds/Capture.*_* Thresholds/Simplify.*_*; do
         [ -e "$f" ] && mv "$f" "Thresholds/$(basename "$f" | tr '_' ' ')"
     done
+    ci/instructions.sh --update || status=1
 else
     run benchmark thresholds check "${own[@]}" --no-progress
     run benchmark thresholds check "${geometry[@]}" --no-progress
     run benchmark thresholds check "${png[@]}" --metric mallocCountTotal --no-progress
     run benchmark --target Batch --no-progress --quiet
+    echo "+ ci/instructions.sh"
+    ci/instructions.sh || status=1
 fi
 exit "$status"

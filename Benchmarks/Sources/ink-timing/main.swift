@@ -4,33 +4,62 @@
 // round time divided by the number of signatures. Prints one JSON object per measurement on stdout.
 //
 // Usage: ink-timing [--rounds N] [--folder DIR]   (defaults: 30 rounds, Benchmarks/Fixtures/signatures)
+//        ink-timing --probe load|png@1x|png@2x|file-png@1x|svg|pdf|outline   (one pass, for callgrind)
 import Foundation
 import SignatureInk
 import SignatureInkFormats
 import SignatureInkRender
 import SignatureSet
 
-/// The command line: rounds (default 30) and the fixture folder (default the committed set).
-func parseArguments() -> (rounds: Int, folder: URL) {
+/// The command line: rounds (default 30), the fixture folder (default the committed set) and an optional probe.
+func parseArguments() -> (rounds: Int, folder: URL, probe: String?) {
     var rounds = 30
     var folder = SignatureSet.folder
+    var probe: String?
     var arguments = CommandLine.arguments.dropFirst()
     while let a = arguments.popFirst() {
         switch a {
         case "--rounds": rounds = arguments.popFirst().flatMap(Int.init).map { max($0, 1) } ?? rounds
         case "--folder": folder = URL(fileURLWithPath: arguments.popFirst() ?? folder.path)
+        case "--probe": probe = arguments.popFirst()
         default:
-            FileHandle.standardError.write(Data("usage: ink-timing [--rounds N] [--folder DIR]\n".utf8))
+            FileHandle.standardError.write(Data("usage: ink-timing [--rounds N] [--folder DIR] [--probe STAGE]\n".utf8))
             exit(64)
         }
     }
-    return (rounds, folder)
+    return (rounds, folder, probe)
 }
 
-let (rounds, folder) = parseArguments()
+let (rounds, folder, probe) = parseArguments()
 let entries = SignatureSet.load(from: folder)
 let count = entries.count
 let samples = entries.reduce(0) { $0 + $1.signature.samples.count }
+
+// `--probe STAGE` runs one stage once over the fixture set and exits, for counting instructions under
+// `valgrind --tool=callgrind` (Benchmarks/ci/instructions.sh): `load` only loads the fixtures, so a stage's
+// count is its run minus the `load` run.
+if let probe {
+    let png1 = SignatureRenderer(), png2 = SignatureRenderer(options: RenderOptions(scale: 2))
+    let decoder = InkDecoder()
+    do {
+        switch probe {
+        case "load": break
+        case "png@1x": for e in entries { _ = try png1.png(e.signature) }
+        case "png@2x": for e in entries { _ = try png2.png(e.signature) }
+        case "file-png@1x": for e in entries { _ = try png1.png(decoder.decode(e.data).signature) }
+        case "svg": for e in entries { _ = try png1.svg(e.signature) }
+        case "pdf": for e in entries { _ = try png1.pdf(e.signature) }
+        case "outline": for e in entries { _ = e.signature.outlinePath(style: RenderOptions().penStyle) }
+        default:
+            FileHandle.standardError.write(Data("ink-timing: unknown probe \(probe)\n".utf8))
+            exit(64)
+        }
+    } catch {
+        FileHandle.standardError.write(Data("ink-timing: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 
 /// Median of the round times in milliseconds, after one untimed warm-up round.
 func medianRoundMilliseconds(_ body: () throws -> Void) rethrows -> Double {

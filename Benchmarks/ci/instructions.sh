@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Instruction counts of the end-to-end paths, counted by valgrind's callgrind (package-benchmark's `instructions`
+# metric needs perf counters, which shared and containerised machines often lack). Each probe runs
+# `ink-timing --probe STAGE` (one pass over Benchmarks/Fixtures/signatures) under callgrind; a stage's count is
+# its run minus the `load` run (process start and decoding the fixtures), compared with
+# Benchmarks/Thresholds/instructions.json within TOLERANCE_PERCENT.
+#
+#   Benchmarks/ci/instructions.sh            check (part of make bench-check)
+#   Benchmarks/ci/instructions.sh --update   re-record (part of make bench-update)
+#
+# Counts depend on the toolchain and on the system's Cairo, libpng and zlib: re-record when those change.
+# Exit status: 0 within tolerance (or valgrind missing: skipped with a notice), 1 outside it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TOLERANCE_PERCENT=2
+probes=(png@1x svg)
+file=Thresholds/instructions.json
+
+if ! command -v valgrind >/dev/null; then
+    echo "notice: valgrind is not installed; instruction counts not checked (apt-get install valgrind)"
+    exit 0
+fi
+swift build -c release --product ink-timing >/dev/null
+bin="$(swift build -c release --show-bin-path)/ink-timing"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# Two probes at a time (CI has 2 cores); Swift's per-process hash seed is fixed so counts repeat.
+count() {
+    SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" --probe "$1" \
+        2>&1 | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' > "$work/$1"
+}
+for p in load "${probes[@]}"; do
+    count "$p" &
+    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do sleep 0.5; done
+done
+wait
+
+python3 - "$work" "$file" "${1:-}" "$TOLERANCE_PERCENT" "${probes[@]}" <<'EOF'
+import json, os, sys
+work, path, mode, tolerance, probes = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5:]
+base = int(open(os.path.join(work, "load")).read())
+now = {p: int(open(os.path.join(work, p)).read()) - base for p in probes}
+if mode == "--update":
+    json.dump(now, open(path, "w"), indent=2, sort_keys=True)
+    print(f"wrote {path}: {now}")
+    sys.exit(0)
+want = json.load(open(path))
+failed = False
+for p in probes:
+    delta = 100.0 * (now[p] - want[p]) / want[p]
+    verdict = "ok" if abs(delta) <= tolerance else ("WORSE" if delta > 0 else "better (re-record)")
+    failed |= delta > tolerance
+    print(f"instructions {p}: {now[p]:,} vs threshold {want[p]:,} ({delta:+.2f} %, tolerance {tolerance} %): {verdict}")
+sys.exit(1 if failed else 0)
+EOF
