@@ -26,13 +26,14 @@ trap 'rm -rf "$work"' EXIT
 
 # make_inputs N DIR: N distinct copies of the fixture set, cycled.
 make_inputs() {
-    local n="$1" dir="$2" i=0
-    mkdir -p "$dir"
-    mapfile -t src < <(ls "$fixtures"/*.json | sort)
-    while [ "$i" -lt "$n" ]; do
-        cp "${src[$((i % ${#src[@]}))]}" "$dir/$(printf 'sig-%05d.json' "$i")"
-        i=$((i + 1))
-    done
+    python3 - "$fixtures" "$1" "$2" <<'EOF'
+import os, shutil, sys
+src, n, dst = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+names = sorted(f for f in os.listdir(src) if f.endswith(".json"))
+os.makedirs(dst, exist_ok=True)
+for i in range(n):
+    shutil.copyfile(os.path.join(src, names[i % len(names)]), os.path.join(dst, f"sig-{i:05d}.json"))
+EOF
 }
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
