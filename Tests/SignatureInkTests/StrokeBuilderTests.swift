@@ -196,3 +196,26 @@ import SignatureInk
         #expect(p.controlBounds!.width > 20)
     }
 }
+
+@Suite struct PredictionTests {
+    @Test func predictionLeadsTheInkAndIsNeverSaved() {
+        var b = StrokeBuilder()
+        let stroke = (0..<30).map { InkSample(x: Double($0) * 2, y: 10, t: Double($0) * 8) }
+        b.begin(stroke[0])
+        for s in stroke.dropFirst() { b.add(s) }
+        let before = b.samples
+        let inkBefore = b.inkPoints
+        var predicted = Path()
+        let drew = b.appendPredictedGeometry(lookahead: 16, to: &predicted)
+        #expect(drew)
+        #expect(b.samples == before && b.inkPoints == inkBefore)
+        // Moving right at 0.25 units/ms: the prediction reaches beyond the newest ink point, to the right.
+        let box = predicted.controlBounds!
+        #expect(box.maxX > inkBefore.last!.x + 2)
+        #expect(box.maxX < inkBefore.last!.x + StrokeBuilder.maximumPredictionLength + 3)
+        b.end()
+        let drewAfterEnd = b.appendPredictedGeometry(to: &predicted)
+        #expect(!drewAfterEnd)
+        #expect(b.samples.count == stroke.count)
+    }
+}
