@@ -164,9 +164,21 @@ import SignatureInk
         b.end()
         b.appendNewGeometry(to: &live)
         #expect(pieces > 40)
-        // Every ink point of the final stroke lies inside the live drawing.
+        // Every ink point of the final stroke lies inside the live drawing, and so does the whole final shape
+        // (live pieces have the untapered widths, at least the final ones): no gaps at the joints.
         let polys = Geometry.polygons(live)
         for p in b.inkPoints { #expect(Geometry.winding(polys, p.location) != 0) }
+        let box = Rect(bounding: b.inkPoints.map(\.location))!.outsetBy(3)
+        var gaps = 0
+        let step = max(0.3, (box.width * box.height / 15000).squareRoot())
+        for y in stride(from: box.minY, through: box.maxY, by: step) {
+            for x in stride(from: box.minX, through: box.maxX, by: step) {
+                let q = Point(x, y)
+                if Geometry.capsuleDistance(b.inkPoints, q) < -OutlinerTests.coverageTolerance
+                    && Geometry.winding(polys, q) == 0 { gaps += 1 }
+            }
+        }
+        #expect(gaps == 0)
     }
 
     @Test func aTapShowsAsADotLiveAndFinal() {

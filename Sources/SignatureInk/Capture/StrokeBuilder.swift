@@ -184,19 +184,20 @@ public struct StrokeBuilder: Sendable {
     /// - Returns: whether anything was appended.
     @discardableResult
     public mutating func appendNewGeometry(to path: inout Path) -> Bool {
-        let points = stream.points
-        let n = points.count
+        let n = stream.points.count
         if isFinished && stream.isDot {
             guard drawn < 1 else { return false }
             drawn = 1
-            points.withUnsafeBufferPointer { outline.append($0, dot: true, to: &path) }
+            stream.points.withUnsafeBufferPointer { outline.append($0, dot: true, to: &path) }
             return true
         }
         guard n > drawn else { return false }
         let start = Swift.max(0, drawn - 1)
-        points.withUnsafeBufferPointer { all in
+        // Pieces after the first start flat: the previous piece's round end cap covers the joint.
+        let flat = drawn > 0
+        stream.points.withUnsafeBufferPointer { all in
             let piece = UnsafeBufferPointer(rebasing: all[start..<n])
-            outline.append(piece, dot: piece.count == 1, to: &path)
+            outline.append(piece, dot: piece.count == 1, flatStart: flat, to: &path)
         }
         drawn = n
         return true
