@@ -48,6 +48,28 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(final)
     }
 
+    // The capture path without a live view: repair + smoothing + width + curves per sample, outline at pen-up.
+    Benchmark("Streaming: builder per sample, outline at pen-up, no live view (\(n) samples)",
+              configuration: config) { benchmark in
+        var builder = StrokeBuilder()
+        var final = Path()
+        final.reserveCapacity(1 << 16)
+        func stroke(_ samples: ArraySlice<InkSample>) {
+            final.removeAll(keepingCapacity: true)
+            var it = samples.makeIterator()
+            guard let first = it.next() else { return }
+            builder.begin(first)
+            while let s = it.next() { builder.add(s) }
+            builder.end()
+            builder.appendOutline(to: &final)
+        }
+        for sig in signatures { for s in sig.strokes { stroke(s) } }
+        benchmark.startMeasurement()
+        for sig in signatures { for s in sig.strokes { stroke(s) } }
+        benchmark.stopMeasurement()
+        blackHole(final)
+    }
+
     // Whole strokes at once, as the renderer does for a saved signature.
     Benchmark("Outliner: saved strokes to one outline path (\(n) samples)", configuration: config) { benchmark in
         var outliner = Outliner()
