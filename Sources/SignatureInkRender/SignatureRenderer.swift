@@ -123,6 +123,7 @@ public struct SignatureRenderer: Sendable {
             throw .invalidOption(option: "decimals", message: "\(decimals) is outside 0...4")
         }
         let scene = Scene(signature, options: options)
+        _ = try scene.layout.pixelSize(scale: options.scale, limits: limits)
         let writer = SVGWriter(pathData: SVGPathData(decimals: decimals), pathPerStroke: pathPerStroke,
                                cssPixelsPerUnit: Canvas.cssPixelsPerInch * options.scale / pixelsPerInch(for: signature))
         return writer.document(scene)
@@ -141,6 +142,7 @@ public struct SignatureRenderer: Sendable {
     public func pdf(_ signature: Signature) throws(RenderError) -> [UInt8] {
         try options.validate(limits: limits)
         let scene = Scene(signature, options: options)
+        _ = try scene.layout.pixelSize(scale: options.scale, limits: limits)
         let pointsPerUnit = 72 * options.scale / pixelsPerInch(for: signature)
         let document = PDFDocument(creationDate: Self.captureTime(of: signature))
         try document.addRenderedPage(width: scene.layout.width * pointsPerUnit, height: scene.layout.height * pointsPerUnit) {

@@ -79,8 +79,9 @@ struct SVGWriter {
 
     /// A number with at most `decimals` decimals and no trailing zeros.
     static func number(_ v: Double, decimals: Int = 2) -> String {
-        SVGPathData(decimals: decimals).format(Int((v * [1.0, 10, 100, 1000, 10000][decimals]).rounded()))
-            .replacingLeadingDot()
+        let ticks = (v * [1.0, 10, 100, 1000, 10000][decimals]).rounded()
+        guard ticks.isFinite, abs(ticks) < 1e15 else { return "0" }  // never reached: layouts are checked first
+        return SVGPathData(decimals: decimals).format(Int(ticks)).replacingLeadingDot()
     }
 
     /// Text escaped for XML character data and attribute values.
