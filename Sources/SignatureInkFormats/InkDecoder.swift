@@ -47,6 +47,9 @@ public struct DecodeResult: Sendable {
 /// | no samples at all | ``FormatError/field(path:message:)`` with an empty path: nothing to draw |
 /// | more bytes, strokes or samples than ``DecodingLimits`` allows | ``FormatError/limitExceeded(what:limit:actual:)`` |
 /// | XML with a DOCTYPE or entity declaration, too deep, or too long a name or value | a syntax error |
+///
+/// The native format is the exception: this package writes it, so ``NativeDecoder`` treats every bad
+/// value, including pressure outside `0...1`, as an error and repairs nothing.
 public struct InkDecoder: Sendable {
     /// Bounds checked before and while decoding.
     public var limits: DecodingLimits

@@ -14,7 +14,9 @@ import SignatureInkFormats
         }
     }
 
-    @Test(arguments: [("svc2004-task2.txt", InkFormat.svc2004), ("svc2004-task1-crlf.txt", .svc2004)])
+    @Test(arguments: [("svc2004-task2.txt", InkFormat.svc2004), ("svc2004-task1-crlf.txt", .svc2004),
+                      ("inkml-difference-coded.inkml", .inkml), ("inkml-no-format-bom.inkml", .inkml),
+                      ("inkml-inksource-context.inkml", .inkml)])
     func detectsFixtures(name: String, format: InkFormat) throws {
         #expect(InkFormat.detect(try TestFiles.fixture(name)) == format)
     }

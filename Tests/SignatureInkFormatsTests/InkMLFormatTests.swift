@@ -49,6 +49,27 @@ import SignatureInkFormats
         #expect(result.assumptions.contains { $0.contains("no units") })
     }
 
+    @Test func readsAnInkSourceContextWithTilts() throws {
+        let result = try InkDecoder().decode(TestFiles.fixture("inkml-inksource-context.inkml"))
+        let s = result.signature
+        #expect(s.strokes.map(\.count) == [3])
+        // 2540 himetric = 1 inch = 96 CSS pixels.
+        #expect(s.samples.map { ($0.x * 1e9).rounded() / 1e9 } == [96, 192, 288])
+        #expect(s.samples.map { ($0.y * 1e9).rounded() / 1e9 } == [96, 96, 192])
+        #expect(s.samples.map(\.pressure) == [Float(16384.0 / 32767), 1, 0])
+        // 2024-05-06T07:08:09.250Z; no T channel, so 10 ms apart from there.
+        #expect(s.startTime == 1_714_979_289_250)
+        #expect(s.samples.map(\.t) == [0, 10, 20])
+        // Upright, then tilted 45 degrees towards +x, then towards +y.
+        let altitudes = s.samples.map { Double($0.altitude!) }
+        let azimuths = s.samples.map { Double($0.azimuth!) }
+        #expect(abs(altitudes[0] - .pi / 2) < 1e-6 && abs(altitudes[1] - .pi / 4) < 1e-6 && abs(altitudes[2] - .pi / 4) < 1e-6)
+        #expect(abs(azimuths[1]) < 1e-6 && abs(azimuths[2] - .pi / 2) < 1e-6)
+        #expect(s.metadata[InkMetadataKey.penColor] == "#000000")
+        #expect(s.metadata[InkMetadataKey.penWidth].flatMap(Double.init).map { abs($0 - 53 * 96 / 2540) < 1e-9 } == true)
+        #expect(result.assumptions.contains { $0.contains("no T channel") })
+    }
+
     @Test func infersATimeChannelFromThreeValues() throws {
         let xml = "<ink><trace>1 2 1700000000000, 3 4 1700000000016</trace></ink>"
         let result = try InkDecoder().decode(Data(xml.utf8))

@@ -13,13 +13,13 @@ import SignatureInkFormats
         let real = try ["signature-pad", "hwrt", "wacom-uim"].flatMap { try TestFiles.realInk($0) }
             .filter { !$0.lastPathComponent.contains("-time") && !$0.lastPathComponent.contains("-wild") }
         let fixtures = ["svc2004-task2.txt", "svc2004-task1-crlf.txt", "inkml-difference-coded.inkml",
-                        "inkml-no-format-bom.inkml"].map { TestFiles.fixtures.appendingPathComponent($0) }
+                        "inkml-no-format-bom.inkml", "inkml-inksource-context.inkml"].map { TestFiles.fixtures.appendingPathComponent($0) }
         return real + fixtures
     }
 
     @Test func everyFileSurvivesTheNativeAndInkMLEncoders() throws {
         let files = try Self.decodableFiles()
-        #expect(files.count == 15)
+        #expect(files.count == 16)
         for url in files {
             let original = try InkDecoder().decode(Data(contentsOf: url)).signature
             for format in [InkFormat.native, .inkml] {

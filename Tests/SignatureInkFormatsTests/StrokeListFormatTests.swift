@@ -48,6 +48,15 @@ import SignatureInkFormats
         #expect(message.contains("jumps"))
     }
 
+    @Test func aListWithoutTimesGetsAssumedOnes() throws {
+        let result = try InkDecoder().decode(Data(#"[[{"x":1,"y":2},{"x":3,"y":4}],[{"x":5,"y":6}]]"#.utf8))
+        #expect(result.signature.samples.map(\.t) == [0, 10, 30])
+        #expect(result.signature.startTime == nil)
+        #expect(result.assumptions == ["no point has a time: samples assumed 10 ms apart"])
+        let mixed = #"[[{"x":1,"y":2,"time":5},{"x":3,"y":4}]]"#
+        #expect(decodeError(Data(mixed.utf8)) == .field(path: "[0][1].time", message: "missing, though earlier points have one"))
+    }
+
     @Test func encodesPressureOnlyWhereItIs() throws {
         let s = Signature(strokes: [[InkSample(x: 1, y: 2, t: 0, pressure: 0.5), InkSample(x: 1.25, y: 2, t: 8)]],
                           startTime: 1_700_000_000_000)

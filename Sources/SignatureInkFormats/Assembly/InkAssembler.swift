@@ -41,12 +41,13 @@ struct InkAssembler {
         self.limits = limits
     }
 
-    /// Reserves room for `count` more samples after checking the count against the limits.
-    mutating func reserve(_ count: Int) throws(FormatError) {
+    /// Checks a sample count against the limits, then reserves room for that many more samples, or for
+    /// `plausible` when a file's own claim could be a lie (a 20-byte file declaring four million samples).
+    mutating func reserve(_ count: Int, atMost plausible: Int = .max) throws(FormatError) {
         if count > limits.maxSamples {
             throw .limitExceeded(what: "sample count", limit: limits.maxSamples, actual: count)
         }
-        samples.reserveCapacity(samples.count + max(0, count))
+        samples.reserveCapacity(samples.count + max(0, min(count, plausible)))
     }
 
     /// Adds a sample to the current stroke.
@@ -91,11 +92,11 @@ struct InkAssembler {
             sample.pressure = Float(min(1, max(0, p)))
         }
         if let a = altitude {
-            guard a.isFinite else { throw .field(path: path(), message: "altitude \(a) is not a finite number") }
+            guard Float(a).isFinite else { throw .field(path: path(), message: "altitude \(a) is not a finite angle") }
             sample.altitude = Float(a)
         }
         if let a = azimuth {
-            guard a.isFinite else { throw .field(path: path(), message: "azimuth \(a) is not a finite number") }
+            guard Float(a).isFinite else { throw .field(path: path(), message: "azimuth \(a) is not a finite angle") }
             sample.azimuth = Float(a)
         }
         samples.append(sample)

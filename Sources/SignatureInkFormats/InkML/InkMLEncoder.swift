@@ -22,8 +22,8 @@ import SignatureInk
 /// ```
 /// X and Y are canvas units (no `units`), T milliseconds after the `<timestamp>` holding the start time,
 /// F `0...1`, OE (altitude) and OA (azimuth) radians; F, OE and OA appear when any sample has them, and a
-/// sample without one writes `?`. X, Y and T are first-difference coded (`'`) in a trace when adding each
-/// written difference to the previous value gives back exactly the value, else written explicitly. Numbers
+/// sample without one writes `?`. After a trace's first point, each X, Y and T value is a first difference
+/// (`'`) when that reads back exactly and is no longer, else explicit (`!`). Numbers
 /// are the shortest text that reads back as the same value. ``InkMetadataKey/penColor`` and
 /// ``InkMetadataKey/penWidth`` (and their per-stroke keys) become brushes; other metadata becomes
 /// `<annotation type="key">value</annotation>`.
@@ -73,6 +73,7 @@ struct InkMLEncoder {
                 brushes.append(b)
             }
         }
+        if brushes == [[nil, nil]] { brushes = [] }
         for (k, b) in brushes.enumerated() {
             out += "<brush xml:id=\"br\(k)\">"
             if let color = b[0] { out += "<brushProperty name=\"color\" value=\"\(try Self.escape(color, attribute: true))\"/>" }
@@ -108,26 +109,28 @@ struct InkMLEncoder {
         return out
     }
 
-    /// The text of one channel's values in a trace: first differences when they reproduce every value
-    /// exactly, else explicit values.
+    /// The text of one channel's values in a trace. After the first, each value is written as a first
+    /// difference (`'`) when adding the written difference to the previous value gives back exactly the
+    /// value and the text is no longer than the value's own, else explicitly (`!`).
     private static func column(_ values: [Double], _ name: String) throws(FormatError) -> [String] {
-        for v in values { try checkFinite(v, name) }
-        var differences: [String] = []
-        differences.reserveCapacity(values.count)
-        var exact = true
+        var out: [String] = []
+        out.reserveCapacity(values.count)
         for (j, v) in values.enumerated() {
+            try checkFinite(v, name)
+            let explicit = JSONText.number(v)
             if j == 0 {
-                differences.append(JSONText.number(v))
+                out.append(explicit)
                 continue
             }
             let d = v - values[j - 1]
-            guard d.isFinite, values[j - 1] + d == v else {
-                exact = false
-                break
+            let difference = JSONText.number(d)
+            if d.isFinite, values[j - 1] + d == v, difference.utf8.count <= explicit.utf8.count {
+                out.append("'" + difference)
+            } else {
+                out.append("!" + explicit)
             }
-            differences.append("'" + JSONText.number(d))
         }
-        return exact ? differences : values.map { JSONText.number($0) }
+        return out
     }
 
     private static func optional(_ v: Float?, _ name: String) throws(FormatError) -> String {

@@ -41,11 +41,13 @@ struct SVC2004Decoder {
             throw .syntax(line: header.number, column: header.fields.first?.column ?? 1,
                           message: "expected the number of samples on the first line")
         }
-        try ink.reserve(declared)
+        // Every sample line takes at least 8 bytes ("1 2 3 1\n"): reserve no more than the file can hold.
+        let plausible = bytes.count / 8
+        try ink.reserve(declared, atMost: plausible)
 
         var columnCount: Int?
         var rows: [(line: Int, values: [Double])] = []
-        rows.reserveCapacity(declared)
+        rows.reserveCapacity(min(declared, plausible))
         while let line = reader.nextLine() {
             if rows.count >= declared {
                 throw .syntax(line: line.number, column: 1,
