@@ -98,8 +98,12 @@ public struct SignatureRenderer: Sendable {
             Unpremultiply.argb32(src, stride: surface.stride, width: width, height: height, into: &rgba)
         }
         return try rgba.withUnsafeBufferPointer { (buf) throws(RenderError) in
-            try LibPNGEncoder().encode(width: width, height: height, color: .rgba, pixels: buf,
-                                       stride: width * 4, metadata: metadata)
+            // Decorated images are mostly one background colour: run-length matches compress them as well
+            // as zlib's default search, in a fraction of the time.
+            var encoder = LibPNGEncoder()
+            encoder.strategy = LibPNGEncoder.runLengthStrategy
+            return try encoder.encode(width: width, height: height, color: .rgba, pixels: buf,
+                                      stride: width * 4, metadata: metadata)
         }
     }
 
