@@ -95,6 +95,12 @@ import Testing
         }
         _ = try document.finish()
         #expect(throws: RenderError.self) { try document.finish() }
+
+        // A page whose drawing throws leaves the document unusable rather than half drawn.
+        struct FormError: Error {}
+        let broken = PDFDocument()
+        #expect(throws: FormError.self) { try broken.addPage(width: 100, height: 100) { _ in throw FormError() } }
+        #expect(throws: RenderError.invalidOption(option: "page", message: PDFDocument.failedMessage)) { try broken.finish() }
         #expect(throws: RenderError.self) { try document.addPage(width: 100, height: 100) { _ in } }
     }
 }
