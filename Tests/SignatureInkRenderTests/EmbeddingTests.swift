@@ -101,6 +101,13 @@ import Testing
         let broken = PDFDocument()
         #expect(throws: FormError.self) { try broken.addPage(width: 100, height: 100) { _ in throw FormError() } }
         #expect(throws: RenderError.invalidOption(option: "page", message: PDFDocument.failedMessage)) { try broken.finish() }
+        // Dropped unfinished with a page drawn: Cairo ends the document into a sink that must still be there.
+        do {
+            let abandoned = PDFDocument()
+            try abandoned.addPage(width: 100, height: 100) { page in
+                try SignatureRenderer().draw(Fixtures.cross, in: Rect(x: 0, y: 0, width: 100, height: 100), on: page)
+            }
+        }
         #expect(throws: RenderError.self) { try document.addPage(width: 100, height: 100) { _ in } }
     }
 }

@@ -131,15 +131,20 @@ struct PDFInspection {
             .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw InspectionError(message: "\(tool) is missing: install poppler-utils (make deps does)")
         }
+        // Output goes to a file, not a pipe: reading a pipe can fail with EINTR while other tests run.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString).txt")
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let out = try FileHandle(forWritingTo: file)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = arguments
-        let out = Pipe()
         p.standardOutput = out
-        p.standardError = Pipe()
+        p.standardError = FileHandle.nullDevice
         try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
+        try out.close()
+        let data = try Data(contentsOf: file)
         guard p.terminationStatus == 0 else { throw InspectionError(message: "\(tool) failed with \(p.terminationStatus)") }
         return String(decoding: data, as: UTF8.self)
     }
