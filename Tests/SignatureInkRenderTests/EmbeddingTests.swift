@@ -26,7 +26,8 @@ import Testing
                 .draw(in: blockRect, on: page)
         }
         try document.addPage(width: 300, height: 200) { page in
-            try SignatureRenderer(options: RenderOptions().viewMode()).draw(signature, in: Rect(x: 10, y: 10, width: 280, height: 180), on: page)
+            try SignatureRenderer().draw(signature, in: Rect(x: 10, y: 10, width: 280, height: 180), on: page,
+                                         opacity: RenderOptions.defaultViewOpacity)
         }
         let pdf = try document.finish()
         let info = try PDFInspection(pdf)

@@ -3,7 +3,7 @@
 /// A vector PDF document built page by page through Cairo, held in memory.
 ///
 /// A form renderer draws its own content on each page through the page's ``CairoTarget`` (with its own Cairo
-/// calls on ``CairoTarget/unsafeContext``) and places signatures with ``SignatureRenderer/draw(_:in:on:)`` or
+/// calls on ``CairoTarget/unsafeContext``) and places signatures with ``SignatureRenderer/draw(_:in:on:framing:opacity:)`` or
 /// ``SignatureBlock/draw(in:on:)``:
 ///
 /// ```swift
