@@ -98,8 +98,12 @@ public struct SignatureRenderer: Sendable {
             Unpremultiply.argb32(src, stride: surface.stride, width: width, height: height, into: &rgba)
         }
         return try rgba.withUnsafeBufferPointer { (buf) throws(RenderError) in
-            try LibPNGEncoder().encode(width: width, height: height, color: .rgba, pixels: buf,
-                                       stride: width * 4, metadata: metadata)
+            // Decorated images are mostly one background colour: run-length matches compress them as well
+            // as zlib's default search, in a fraction of the time.
+            var encoder = LibPNGEncoder()
+            encoder.strategy = LibPNGEncoder.runLengthStrategy
+            return try encoder.encode(width: width, height: height, color: .rgba, pixels: buf,
+                                      stride: width * 4, metadata: metadata)
         }
     }
 
@@ -123,6 +127,7 @@ public struct SignatureRenderer: Sendable {
             throw .invalidOption(option: "decimals", message: "\(decimals) is outside 0...4")
         }
         let scene = Scene(signature, options: options)
+        _ = try scene.layout.pixelSize(scale: options.scale, limits: limits)
         let writer = SVGWriter(pathData: SVGPathData(decimals: decimals), pathPerStroke: pathPerStroke,
                                cssPixelsPerUnit: Canvas.cssPixelsPerInch * options.scale / pixelsPerInch(for: signature))
         return writer.document(scene)
@@ -141,6 +146,7 @@ public struct SignatureRenderer: Sendable {
     public func pdf(_ signature: Signature) throws(RenderError) -> [UInt8] {
         try options.validate(limits: limits)
         let scene = Scene(signature, options: options)
+        _ = try scene.layout.pixelSize(scale: options.scale, limits: limits)
         let pointsPerUnit = 72 * options.scale / pixelsPerInch(for: signature)
         let document = PDFDocument(creationDate: Self.captureTime(of: signature))
         try document.addRenderedPage(width: scene.layout.width * pointsPerUnit, height: scene.layout.height * pointsPerUnit) {
