@@ -61,7 +61,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [0, 1, 2, 3, 258, 5552, 65521, 65522, 1 << 20])
+    @Test(arguments: [0, 1, 2, 3, 258, 5552, 65521, 65522, 1 << 17])
     func runsInConstantTimeEqualByteByByte(count: Int) {
         for value: UInt8 in [0, 1, 128, 255] {
             var folded = Adler32()
