@@ -57,6 +57,8 @@ struct InkMLDecoder {
         var samples: [RawSample]
         var brush: Brush
         var path: String
+        /// Whether F was already divided into `0...1` by the channel's declared `max`.
+        var pressureScaled: Bool
     }
 
     func decode(_ data: Data) throws(FormatError) -> (Signature, [String]) {
@@ -378,7 +380,8 @@ struct InkMLDecoder {
                 samples.append(RawSample(x: x * xScale, y: y * yScale, t: t, f: p,
                                          altitude: altitude?[i] ?? nil, azimuth: azimuth?[i] ?? nil))
             }
-            strokes.append(RawStroke(samples: samples, brush: context.brush, path: "trace \(index + 1)"))
+            strokes.append(RawStroke(samples: samples, brush: context.brush, path: "trace \(index + 1)",
+                                     pressureScaled: f?.0.max != nil))
         }
 
         mutating func lengthScale(_ channel: InkMLChannel, _ element: XMLElement) throws(FormatError) -> Double {
@@ -413,7 +416,7 @@ struct InkMLDecoder {
             try ink.reserve(totalSamples)
             // Pressure without a declared range: divide by the smallest usual device range holding the peak.
             var pressureScale = 1.0
-            let peak = strokes.lazy.flatMap(\.samples).compactMap(\.f).max() ?? 0
+            let peak = strokes.lazy.filter { !$0.pressureScaled }.flatMap(\.samples).compactMap(\.f).max() ?? 0
             if peak > 1 {
                 let ranges: [Double] = [255, 1023, 2047, 4095, 8191, 32767, 65535]
                 if let range = ranges.first(where: { $0 >= peak }) {
@@ -425,7 +428,8 @@ struct InkMLDecoder {
             for stroke in strokes {
                 let strokeIndex = ink.strokeCount
                 for (i, s) in stroke.samples.enumerated() {
-                    try ink.add(x: s.x, y: s.y, t: s.t, pressure: s.f.map { $0 * pressureScale },
+                    let scale = stroke.pressureScaled ? 1 : pressureScale
+                    try ink.add(x: s.x, y: s.y, t: s.t, pressure: s.f.map { $0 * scale },
                                 altitude: s.altitude, azimuth: s.azimuth, path: "\(stroke.path), point \(i + 1)")
                 }
                 let before = ink.strokeCount

@@ -14,6 +14,12 @@ public import SignatureInk
 /// `channels` lists the columns of every sample: `x`, `y` and `t` always, then any of `pressure`, `altitude`
 /// and `azimuth`; an optional channel may be `null` in a sample that lacks it. `canvas`, `startTime` and
 /// `metadata` may be left out.
+///
+/// This package writes the format, so the reader is strict and repairs nothing: each of these is a
+/// ``FormatError/field(path:message:)`` naming the value, where the other formats repair or skip:
+/// a time that is negative, beyond the year 5138 (`1e14` ms) or earlier than the previous sample's in
+/// its stroke; pressure outside `0...1`; an empty stroke; a `startTime` outside `0...1e14`. A document
+/// with no strokes is an empty signature here (``InkDecoder`` refuses it: nothing to draw).
 public struct NativeDecoder: Sendable {
     /// Bounds checked while decoding.
     public var limits: DecodingLimits
@@ -72,8 +78,9 @@ private struct NativeDocument: Decodable {
             canvas = Canvas(width: f.width, height: f.height, unitsPerInch: upi)
         }
         let startTime = try c.decodeIfPresent(Double.self, forKey: .startTime)
-        if let s = startTime, !s.isFinite {
-            throw FormatError.field(path: "startTime", message: "must be a finite number of milliseconds")
+        if let s = startTime, !(s.isFinite && s >= 0 && s <= InkAssembler.maxTimestamp) {
+            throw FormatError.field(path: "startTime", message: "\(s) is outside 0...\(InkAssembler.maxTimestamp) "
+                                    + "milliseconds since 1970 (up to the year 5138)")
         }
         let metadata = try c.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
 
@@ -129,6 +136,16 @@ private struct NativeDocument: Decodable {
                         if ch != .t && abs(v) > limits.maxCoordinate {
                             throw FormatError.field(path: fieldPath, message: "coordinate \(v) exceeds the limit of \(limits.maxCoordinate)")
                         }
+                        if ch == .t {
+                            guard v >= 0, v <= InkAssembler.maxTimestamp else {
+                                throw FormatError.field(path: fieldPath, message:
+                                    "time \(v) ms is outside 0...\(InkAssembler.maxTimestamp) (up to the year 5138)")
+                            }
+                            if let previous = stroke.last?.t, v < previous {
+                                throw FormatError.field(path: fieldPath, message:
+                                    "time \(v) ms is earlier than the previous sample's \(previous) ms")
+                            }
+                        }
                         if ch == .x { s.x = v } else if ch == .y { s.y = v } else { s.t = v }
                     case .pressure, .altitude, .azimuth:
                         if try fields.decodeNil() { continue }
@@ -143,6 +160,9 @@ private struct NativeDocument: Decodable {
                     }
                 }
                 stroke.append(s)
+            }
+            guard !stroke.isEmpty else {
+                throw FormatError.field(path: "strokes[\(strokeIndex)]", message: "an empty stroke (a stroke holds at least one sample)")
             }
             signature.appendStroke(stroke)
         }
