@@ -441,3 +441,24 @@ enum HostileDocument {
         }
     }
 }
+
+/// The native writer refuses what the strict native reader would refuse, so every file it writes reads back.
+@Suite struct NativeWriterLimitsTests {
+    @Test(arguments: [
+        [InkSample(x: 1, y: 2, t: -5)],
+        [InkSample(x: 1, y: 2, t: 1e15)],
+        [InkSample(x: 1, y: 2, t: 10), InkSample(x: 1, y: 2, t: 9)],
+        [InkSample(x: 1, y: 2, t: 0, pressure: 1.5)],
+        [InkSample(x: 1, y: 2, t: 0, pressure: -0.1)],
+        [InkSample(x: .nan, y: 2, t: 0)],
+    ])
+    func aValueTheReaderRefusesIsUnencodable(stroke: [InkSample]) {
+        #expect(throws: FormatError.self) { try NativeEncoder().encode(Signature(strokes: [stroke])) }
+    }
+
+    @Test(arguments: [-1.0, 1e15, .nan])
+    func aStartTimeTheReaderRefusesIsUnencodable(start: Double) {
+        let signature = Signature(strokes: [[InkSample(x: 1, y: 2, t: 0)]], startTime: start)
+        #expect(throws: FormatError.self) { try NativeEncoder().encode(signature) }
+    }
+}
