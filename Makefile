@@ -15,6 +15,7 @@ deps:
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	pkg-config --exists cairo 2>/dev/null || missing="$$missing libcairo2-dev"; \
 	pkg-config --exists libpng 2>/dev/null || missing="$$missing libpng-dev"; \
+	command -v pdfinfo >/dev/null || missing="$$missing poppler-utils"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "Installing$$missing"; \

@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(
             name: "SignatureInkRenderTests",
             dependencies: ["SignatureInkRender", "SignatureInkFormats", "InkTestSupport"],
+            exclude: ["Goldens"],
             swiftSettings: strict),
         .testTarget(
             name: "CLITests",

@@ -13,6 +13,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Writing the output file failed.
     case io(path: String, message: String)
 
+    /// The error in words, naming the option, limit or file.
     public var description: String {
         switch self {
         case let .invalidOption(option, message): return "\(option): \(message)"

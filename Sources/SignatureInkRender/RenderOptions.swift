@@ -1,41 +1,155 @@
 // SPDX-License-Identifier: Apache-2.0
 public import SignatureInk
 
-/// How a signature is drawn: size, colours and pen.
+/// How a signature is drawn: size, framing, colours, pen, view mode and decorations.
+///
+/// Lengths are in *output units*: pixels at scale 1 for PNG, CSS pixels for SVG, and the same units mapped to
+/// points through ``dpi`` for PDF. Without ``Framing/fit`` one canvas unit is one output unit.
 public struct RenderOptions: Sendable, Hashable {
-    /// Output pixels per canvas unit, > 0 and <= ``RenderLimits/maxScale``; default 1. Use 2 or 3 for HiDPI.
+    /// Output pixels per output unit, > 0 and <= ``RenderLimits/maxScale``; default 1. Use 2 or 3 for HiDPI.
+    /// Only raster output has pixels: SVG and PDF are the same size at every scale.
     public var scale: Double
     /// Ink colour; default opaque black.
     public var penColor: Color
     /// Background; default ``Color/clear`` (transparent).
     public var background: Color
-    /// Pen width in canvas units, > 0; default 2.5.
-    public var penWidth: Double
-    /// Space around the ink in canvas units when the image is cropped to the ink, >= 0; default 16.
+    /// How samples become ink: smoothing, widths (from pressure, else speed) and tapers, with lengths in output
+    /// units; default ``PenStyle/default`` (1 to 3 units wide). Widths must be in `(0, 1000]`.
+    public var penStyle: PenStyle
+    /// A constant pen width in output units: reads the style's widest line; setting it makes the style
+    /// ``PenStyle/constant(_:)`` of that width (round caps, no tapers).
+    public var penWidth: Double {
+        get { Swift.max(penStyle.maxWidth, penStyle.effectiveDotWidth) }
+        set { penStyle = .constant(newValue) }
+    }
+    /// Space around the ink in output units when cropping or fitting, >= 0 and <= 10000; default 16 (the SAP
+    /// signature component's default).
     public var padding: Double
+    /// The output box in output units, or `nil` for the canvas size (or, without a canvas, the cropped ink).
+    public var box: OutputSize?
+    /// How the ink is placed in the output; default ``Framing/canvas``.
+    public var framing: Framing
+    /// Opacity of the whole signature, applied once to everything drawn over the background so overlapping
+    /// strokes do not darken, in `0...1`; default 1. The read-only "view mode" uses 0.5.
+    public var opacity: Double
+    /// The signature line, "X" mark, watermark and timestamp drawn with the ink; default none.
+    public var decorations: Decorations
+    /// Output resolution in pixels per inch, > 0 and <= 100000, or `nil` for the canvas's units per inch times
+    /// ``scale`` (96 x scale for CSS pixels). Written to the PNG `pHYs` chunk; sets the physical size of SVG
+    /// and PDF output (PDF points = output units x 72 x scale / dpi).
+    public var dpi: Double?
+
+    /// The opacity of ``viewMode(opacity:)`` when none is given: the design guides' semi-transparent saved look.
+    public static let defaultViewOpacity = 0.5
 
     /// Creates options; every argument defaults to the documented default.
+    /// - Parameters:
+    ///   - scale: output pixels per output unit, > 0, default 1.
+    ///   - penColor: ink colour, default black.
+    ///   - background: background colour, default transparent.
+    ///   - penStyle: smoothing, widths and tapers in output units, default ``PenStyle/default``.
+    ///   - penWidth: a constant pen width in output units, > 0, replacing `penStyle` with
+    ///     ``PenStyle/constant(_:)``; default `nil` (use `penStyle`).
+    ///   - padding: space around cropped or fitted ink in output units, >= 0, default 16.
+    ///   - box: output box in output units, default `nil` (the canvas).
+    ///   - framing: placement of the ink, default ``Framing/canvas``.
+    ///   - opacity: opacity of the whole signature in `0...1`, default 1.
+    ///   - decorations: line, mark, watermark and timestamp, default none.
+    ///   - dpi: output pixels per inch, default `nil` (canvas units per inch x scale).
     public init(scale: Double = 1, penColor: Color = .black, background: Color = .clear,
-                penWidth: Double = 2.5, padding: Double = 16) {
+                penStyle: PenStyle = .default, penWidth: Double? = nil, padding: Double = 16, box: OutputSize? = nil,
+                framing: Framing = .canvas, opacity: Double = 1, decorations: Decorations = Decorations(),
+                dpi: Double? = nil) {
         self.scale = scale
         self.penColor = penColor
         self.background = background
-        self.penWidth = penWidth
+        self.penStyle = penWidth.map { PenStyle.constant($0) } ?? penStyle
         self.padding = padding
+        self.box = box
+        self.framing = framing
+        self.opacity = opacity
+        self.decorations = decorations
+        self.dpi = dpi
+    }
+
+    /// These options in view mode: the signature drawn read-only and semi-transparent, as one group.
+    /// - Parameter opacity: opacity of the whole signature in `0...1`, default ``defaultViewOpacity`` (0.5).
+    /// - Returns: a copy with ``opacity`` set.
+    public func viewMode(opacity: Double = RenderOptions.defaultViewOpacity) -> RenderOptions {
+        var o = self
+        o.opacity = opacity
+        return o
     }
 
     /// Throws when an option is out of range.
+    /// - Parameter limits: the bounds to check against, default ``RenderLimits/default``.
+    /// - Throws: ``RenderError/invalidOption(option:message:)`` naming the option and its valid range.
     public func validate(limits: RenderLimits = .default) throws(RenderError) {
         guard scale.isFinite, scale > 0, scale <= limits.maxScale else {
             throw .invalidOption(option: "scale", message: "\(scale) is outside (0, \(limits.maxScale)]")
         }
-        guard penWidth.isFinite, penWidth > 0, penWidth <= 1000 else {
-            throw .invalidOption(option: "pen width", message: "\(penWidth) is outside (0, 1000]")
+        for (name, w) in [("pen width", penStyle.minWidth), ("pen width", penStyle.maxWidth),
+                          ("dot width", penStyle.effectiveDotWidth)] {
+            guard w.isFinite, w > 0, w <= 1000 else { throw .invalidOption(option: name, message: "\(w) is outside (0, 1000]") }
+        }
+        guard penStyle.minWidth <= penStyle.maxWidth else {
+            throw .invalidOption(option: "pen width", message: "minimum \(penStyle.minWidth) is above maximum \(penStyle.maxWidth)")
         }
         guard padding.isFinite, padding >= 0, padding <= 10_000 else {
             throw .invalidOption(option: "padding", message: "\(padding) is outside [0, 10000]")
         }
+        guard opacity.isFinite, opacity >= 0, opacity <= 1 else {
+            throw .invalidOption(option: "opacity", message: "\(opacity) is outside [0, 1]")
+        }
+        if let dpi {
+            guard dpi.isFinite, dpi > 0, dpi <= 100_000 else {
+                throw .invalidOption(option: "dpi", message: "\(dpi) is outside (0, 100000]")
+            }
+        }
+        if let box {
+            for (name, v) in [("width", box.width), ("height", box.height)] {
+                guard v.isFinite, v > 0, v <= Double(limits.maxSide) else {
+                    throw .invalidOption(option: name, message: "\(v) is outside (0, \(limits.maxSide)]")
+                }
+            }
+        }
+        if framing == .fit, let box, 2 * padding + penWidth >= Swift.min(box.width, box.height) {
+            throw .invalidOption(option: "padding", message:
+                "\(padding) on each side leaves no room for the ink in a \(box.width) x \(box.height) box")
+        }
+        try decorations.validate()
     }
+}
+
+/// A width and height in output units.
+public struct OutputSize: Sendable, Hashable, Codable {
+    /// Width in output units, > 0.
+    public var width: Double
+    /// Height in output units, > 0.
+    public var height: Double
+
+    /// Creates a size.
+    /// - Parameters:
+    ///   - width: width in output units, > 0 (checked by ``RenderOptions/validate(limits:)``).
+    ///   - height: height in output units, > 0.
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// How the ink is placed in the output.
+public enum Framing: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Canvas coordinates map unchanged onto the output (one canvas unit = one output unit), so points land
+    /// where the user drew them; the output is the box, else the canvas. An input with neither is cropped to
+    /// its ink plus padding, and ink larger than ``Layout/autoFitThreshold`` is fitted into
+    /// ``Layout/defaultBox`` (600 x 300).
+    case canvas
+    /// The ink plus padding is scaled to fit the box (else the canvas, else 600 x 300), keeping its aspect,
+    /// centred. Pen width and padding stay in output units.
+    case fit
+    /// The output is the ink bounds plus half the pen width plus the padding, at one output unit per canvas unit.
+    case crop
 }
 
 /// Bounds on what one render may cost, checked before any pixel is allocated.
@@ -48,6 +162,10 @@ public struct RenderLimits: Sendable, Hashable {
     public var maxScale: Double
 
     /// Creates limits; every argument defaults to the documented default.
+    /// - Parameters:
+    ///   - maxPixels: most output pixels, default 64 Mi.
+    ///   - maxSide: longest output side in pixels, default 32767.
+    ///   - maxScale: largest scale, default 16.
     public init(maxPixels: Int = 64 << 20, maxSide: Int = 32767, maxScale: Double = 16) {
         self.maxPixels = maxPixels
         self.maxSide = maxSide

@@ -1,54 +1,93 @@
 // SPDX-License-Identifier: Apache-2.0
 public import SignatureInk
 
-/// Renders signatures to images through Cairo.
+/// Renders signatures to PNG, SVG and PDF through one geometry, so the three outputs agree.
 ///
 /// ```swift
 /// let renderer = SignatureRenderer(options: RenderOptions(scale: 2, penColor: Color(hex: "#1a237e")!))
 /// let png: [UInt8] = try renderer.png(signature)
+/// let svg: String = try renderer.svg(signature)
+/// let pdf: [UInt8] = try renderer.pdf(signature)
 /// ```
+///
+/// Every output is deterministic: the same signature and options give byte-identical files. Times written
+/// into them (the PNG `Creation Time`, the PDF dates, the timestamp decoration) come from the signature's
+/// `startTime`, never from the clock.
 public struct SignatureRenderer: Sendable {
     /// How signatures are drawn.
     public var options: RenderOptions
     /// Bounds checked before any pixel is allocated.
     public var limits: RenderLimits
 
+    /// The `Software` text written into PNG and the creator written into PDF.
+    static let software = "signature-ink"
+
     /// Creates a renderer.
+    /// - Parameters:
+    ///   - options: how signatures are drawn, default ``RenderOptions/init(scale:penColor:background:penStyle:penWidth:padding:box:framing:opacity:decorations:dpi:)``.
+    ///   - limits: bounds on the output, default ``RenderLimits/default``.
     public init(options: RenderOptions = RenderOptions(), limits: RenderLimits = .default) {
         self.options = options
         self.limits = limits
     }
 
-    /// Renders `signature` and encodes it as a PNG.
-    /// - Returns: the bytes of a PNG file, 8 bits a channel, with a `pHYs` chunk for the canvas resolution.
-    /// - Throws: ``RenderError`` when an option or limit is out of range, or Cairo or libpng fails.
-    public func png(_ signature: Signature) throws(RenderError) -> [UInt8] {
-        let layout = try Layout.make(for: signature, options: options, limits: limits)
-        let surface = try CairoSurface(image: .argb32, width: layout.width, height: layout.height)
-        let context = try CairoContext(surface: surface)
-        context.clear(to: options.background)
-        draw(signature, layout: layout, into: context)
-        try context.check()
-        let ppi = (signature.canvas?.unitsPerInch ?? Canvas.cssPixelsPerInch) * layout.scale
-        return try encodeARGB(surface, metadata: PNGMetadata(
-            pixelsPerInch: ppi, text: [("Software", "signature-ink")]))
+    /// The output resolution in pixels per inch: ``RenderOptions/dpi``, else the canvas's units per inch (96
+    /// without a canvas) times the scale.
+    func pixelsPerInch(for signature: Signature) -> Double {
+        options.dpi ?? (signature.canvas?.unitsPerInch ?? Canvas.cssPixelsPerInch) * options.scale
     }
 
-    /// Draws every stroke of `signature` in the pen colour.
-    func draw(_ signature: Signature, layout: Layout, into context: CairoContext) {
-        context.save()
-        context.translate(layout.offset.x, layout.offset.y)
-        context.scale(layout.scale, layout.scale)
-        context.setSource(options.penColor)
-        for stroke in signature.strokes {
-            guard let first = stroke.first else { continue }
-            context.moveTo(first.location)
-            // A lone sample becomes a zero-length segment, which round caps draw as a dot.
-            if stroke.count == 1 { context.lineTo(first.location) }
-            for s in stroke.dropFirst() { context.lineTo(s.location) }
+    /// The capture time as ISO 8601, or `nil` when the signature has none.
+    static func captureTime(of signature: Signature) -> String? {
+        signature.startTime.flatMap { TimestampFormat.iso8601.string(millisecondsSince1970: $0) }
+    }
+
+    // MARK: PNG
+
+    /// Renders `signature` and encodes it as a PNG.
+    ///
+    /// One ink colour with no decorations is drawn as coverage (Cairo A8) and written as an indexed PNG whose
+    /// palette blends the ink, at its opacity, over the background; anything else is drawn as ARGB32,
+    /// un-premultiplied and written as RGBA.
+    /// - Parameter signature: the signature to draw.
+    /// - Returns: the bytes of a PNG file, 8 bits a channel, with a `pHYs` chunk for the resolution, a `Software`
+    ///   text and, when the capture time is known, a `Creation Time` text in ISO 8601.
+    /// - Throws: ``RenderError`` when an option or limit is out of range, or Cairo or libpng fails.
+    public func png(_ signature: Signature) throws(RenderError) -> [UInt8] {
+        try options.validate(limits: limits)
+        let scene = Scene(signature, options: options)
+        let size = try scene.layout.pixelSize(scale: options.scale, limits: limits)
+        var text: [(key: String, value: String)] = [("Software", Self.software)]
+        if let time = Self.captureTime(of: signature) { text.append(("Creation Time", time)) }
+        let metadata = PNGMetadata(pixelsPerInch: pixelsPerInch(for: signature), text: text)
+        if scene.isInkOnly { return try coveragePNG(scene, width: size.width, height: size.height, metadata: metadata) }
+
+        let surface = try CairoSurface(image: .argb32, width: size.width, height: size.height)
+        let context = try CairoContext(surface: surface)
+        context.clear(to: options.background)
+        context.scale(options.scale, options.scale)
+        scene.draw(on: context)
+        try context.check()
+        return try encodeARGB(surface, metadata: metadata)
+    }
+
+    /// Fills the ink as coverage into an A8 surface and writes it as an indexed PNG.
+    func coveragePNG(_ scene: Scene, width: Int, height: Int, metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
+        let surface = try CairoSurface(image: .a8, width: width, height: height)
+        let context = try CairoContext(surface: surface)
+        context.scale(options.scale, options.scale)
+        context.setSource(.black)
+        context.append(scene.ink.path)
+        context.fillNonZero()
+        try context.check()
+        // The opacity fades the ink, not the background: the same as painting the ink as one group.
+        let palette = CoveragePNGEncoder.palette(ink: options.penColor.withOpacity(options.opacity),
+                                                 background: options.background)
+        var encoder = CoveragePNGEncoder()
+        return try surface.withPixels { (pixels) throws(RenderError) in
+            try encoder.encode(coverage: pixels, width: width, height: height, stride: surface.stride,
+                               palette: palette, metadata: metadata)
         }
-        context.strokeRound(width: options.penWidth)
-        context.restore()
     }
 
     /// Un-premultiplies an ARGB32 surface into RGBA rows and writes them with libpng.
@@ -62,5 +101,61 @@ public struct SignatureRenderer: Sendable {
             try LibPNGEncoder().encode(width: width, height: height, color: .rgba, pixels: buf,
                                        stride: width * 4, metadata: metadata)
         }
+    }
+
+    // MARK: SVG
+
+    /// Renders `signature` as a standalone SVG document.
+    ///
+    /// The `viewBox` is the output box in output units; `width` and `height` give its physical size in CSS
+    /// pixels (the box at 96 per inch unless ``RenderOptions/dpi`` says otherwise). The ink is the same shape
+    /// the PNG fills, as compact relative path data rounded to `decimals`.
+    /// - Parameters:
+    ///   - signature: the signature to draw.
+    ///   - pathPerStroke: one `<path>` per stroke (in one group) instead of one for the whole signature;
+    ///     default `false`.
+    ///   - decimals: digits kept after the decimal point, 0...4; default 1 (at most 0.05 units off per axis).
+    /// - Returns: the SVG document, UTF-8 text ending in a newline.
+    /// - Throws: ``RenderError/invalidOption(option:message:)`` when an option is out of range.
+    public func svg(_ signature: Signature, pathPerStroke: Bool = false, decimals: Int = 1) throws(RenderError) -> String {
+        try options.validate(limits: limits)
+        guard (0...4).contains(decimals) else {
+            throw .invalidOption(option: "decimals", message: "\(decimals) is outside 0...4")
+        }
+        let scene = Scene(signature, options: options)
+        let writer = SVGWriter(pathData: SVGPathData(decimals: decimals), pathPerStroke: pathPerStroke,
+                               cssPixelsPerUnit: Canvas.cssPixelsPerInch * options.scale / pixelsPerInch(for: signature))
+        return writer.document(scene)
+    }
+
+    // MARK: PDF
+
+    /// Renders `signature` as a one-page vector PDF whose page is the output box.
+    ///
+    /// The page measures the output box at 72 points per inch: output units x 72 x scale / dpi, so a CSS-pixel
+    /// canvas of 600 x 300 becomes a 450 x 225 pt page. The document's creation and modification dates are the
+    /// capture time, or 2000-01-01T00:00:00Z when it is unknown, so the bytes do not depend on the clock.
+    /// - Parameter signature: the signature to draw.
+    /// - Returns: the bytes of a PDF file.
+    /// - Throws: ``RenderError`` when an option is out of range or Cairo fails.
+    public func pdf(_ signature: Signature) throws(RenderError) -> [UInt8] {
+        try options.validate(limits: limits)
+        let scene = Scene(signature, options: options)
+        let pointsPerUnit = 72 * options.scale / pixelsPerInch(for: signature)
+        let document = PDFDocument(creationDate: Self.captureTime(of: signature))
+        try document.addRenderedPage(width: scene.layout.width * pointsPerUnit, height: scene.layout.height * pointsPerUnit) {
+            (target) throws(RenderError) in
+            let context = try CairoContext(borrowing: target.unsafeContext)
+            context.save()
+            context.scale(pointsPerUnit, pointsPerUnit)
+            if options.background.alpha > 0 {
+                context.fill(Rect(x: 0, y: 0, width: scene.layout.width, height: scene.layout.height),
+                             with: options.background)
+            }
+            scene.draw(on: context)
+            context.restore()
+            try context.check()
+        }
+        return try document.finish()
     }
 }

@@ -54,10 +54,10 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        let flags = self.flags.resolved(output: output.output)
         var configured = try flags.renderer()
         configured.limits = limits.applied(to: configured.limits)
         let renderer = configured
-        let flags = self.flags
         let frames = self.frames
         if ndjson {
             let stream = NDJSONStream(loader: input.loader, jobs: batch.workerCount, outDir: output.outDir,

@@ -5,10 +5,10 @@ import SignatureInkRender
 
 /// The flags that say how a signature is drawn, shared by every command that renders.
 struct RenderFlags: ParsableArguments {
-    @Option(help: "Output format: png.")
-    var format: String = "png"
+    @Option(help: "Output format: png, svg or pdf (default: from the -o file's extension, else png).")
+    var format: String?
 
-    @Option(help: "Output pixels per canvas unit, > 0 and <= 16 (2 for HiDPI).")
+    @Option(help: "Output pixels per output unit, > 0 and <= 16 (2 for HiDPI). PNG only.")
     var scale: Double = 1
 
     @Option(name: .customLong("pen-color"), help: "Ink colour as #RRGGBB or #RRGGBBAA.")
@@ -17,16 +17,100 @@ struct RenderFlags: ParsableArguments {
     @Option(help: "transparent, or a colour as #RRGGBB or #RRGGBBAA.")
     var background: String = "transparent"
 
-    @Option(name: .customLong("pen-width"), help: "Pen width in canvas units, > 0.")
+    @Option(name: .customLong("pen-width"), help: "Pen width in output units, > 0.")
     var penWidth: Double = 2.5
 
+    @Option(name: .customLong("min-width"), help: "Thinnest pen width in output units, > 0 (with --max-width).")
+    var minWidth: Double?
+
+    @Option(name: .customLong("max-width"), help: "Thickest pen width in output units, >= --min-width.")
+    var maxWidth: Double?
+
+    @Option(help: "Output box width in output units (pixels at scale 1); default: the canvas width.")
+    var width: Double?
+
+    @Option(help: "Output box height in output units; default: the canvas height.")
+    var height: Double?
+
+    @Flag(help: "Fit the ink plus padding into the box (default 600x300 without a canvas), keeping its aspect.")
+    var fit = false
+
+    @Flag(help: "Crop the output to the ink bounds plus padding.")
+    var crop = false
+
+    @Option(help: "Space around cropped or fitted ink in output units, >= 0.")
+    var padding: Double = 16
+
+    @Flag(name: .customLong("view-mode"), help: "Draw the signature read-only and semi-transparent, as one group.")
+    var viewMode = false
+
+    @Option(help: "Opacity of the whole signature in 0...1 (default 0.5 with --view-mode, else 1).")
+    var opacity: Double?
+
+    @Flag(name: .customLong("signature-line"), help: "Draw a signature line under the ink.")
+    var signatureLine = false
+
+    @Flag(name: .customLong("x-mark"), help: "Draw an X at the start of the signature line.")
+    var xMark = false
+
+    @Option(help: "Draw this text large and faint behind the ink.")
+    var watermark: String?
+
+    @Flag(help: "Write the capture time (UTC, ISO 8601) under the line; nothing when the input has no start time.")
+    var timestamp = false
+
+    @Option(name: .customLong("timestamp-pattern"),
+            help: "Write the capture time with this pattern, such as 'dd.MM.yyyy HH:mm' (implies --timestamp; 'YYYY' is refused).")
+    var timestampPattern: String?
+
+    @Option(help: "Output resolution in pixels per inch: the PNG pHYs chunk and the physical size of SVG and PDF (default 96 x scale).")
+    var dpi: Double?
+
+    @Flag(name: .customLong("path-per-stroke"), help: "SVG: one <path> per stroke instead of one per signature.")
+    var pathPerStroke = false
+
+    /// The formats `--format` takes.
+    static let formats = ["png", "svg", "pdf"]
+
     func validate() throws {
-        guard format == "png" else { throw ValidationError("Unknown --format \(format); expected png.") }
+        if let format, !Self.formats.contains(format) {
+            throw ValidationError("Unknown --format \(format); expected png, svg or pdf.")
+        }
+        if fit && crop { throw ValidationError("Give either --fit or --crop, not both.") }
+        if crop && (width != nil || height != nil) {
+            throw ValidationError("--crop sizes the output to the ink; use --fit to fit the ink into --width x --height.")
+        }
+        if let o = opacity, !(o.isFinite && (0...1).contains(o)) {
+            throw ValidationError("--opacity \(o) is outside 0...1.")
+        }
+        if let lo = minWidth, let hi = maxWidth, lo > hi {
+            throw ValidationError("--min-width \(lo) is larger than --max-width \(hi).")
+        }
+        for (name, v) in [("--min-width", minWidth), ("--max-width", maxWidth)] {
+            if let v, !(v.isFinite && v > 0 && v <= 1000) { throw ValidationError("\(name) \(v) is outside (0, 1000].") }
+        }
         _ = try renderer()
     }
 
+    /// The output format: `--format`, else the extension of `output` when it names one, else png.
+    func resolvedFormat(output: String?) -> String {
+        if let format { return format }
+        if let output, let dot = output.lastIndex(of: "."), !output[dot...].contains("/") {
+            let ext = output[output.index(after: dot)...].lowercased()
+            if Self.formats.contains(ext) { return ext }
+        }
+        return "png"
+    }
+
+    /// These flags with the format fixed from the output path.
+    func resolved(output: String?) -> RenderFlags {
+        var copy = self
+        copy.format = resolvedFormat(output: output)
+        return copy
+    }
+
     /// The file name extension of the output.
-    var fileExtension: String { format }
+    var fileExtension: String { format ?? "png" }
 
     /// A renderer configured by these flags.
     func renderer() throws -> SignatureRenderer {
@@ -41,13 +125,43 @@ struct RenderFlags: ParsableArguments {
         } else {
             throw ValidationError("--background \(background) is not transparent, #RRGGBB or #RRGGBBAA.")
         }
-        let options = RenderOptions(scale: scale, penColor: pen, background: back, penWidth: penWidth)
+        var stamp: TimestampFormat?
+        if let pattern = timestampPattern {
+            do { stamp = try TimestampFormat(pattern: pattern) } catch {
+                throw ValidationError("--timestamp-pattern \(pattern): \(error)")
+            }
+        } else if timestamp {
+            stamp = .iso8601
+        }
+        var box: OutputSize?
+        if let width, let height { box = OutputSize(width: width, height: height) }
+        let decorations = Decorations(signatureLine: signatureLine, xMark: xMark, watermark: watermark, timestamp: stamp)
+        let options = RenderOptions(
+            scale: scale, penColor: pen, background: back, penWidth: maxWidth ?? penWidth, padding: padding,
+            box: box,
+            framing: fit ? .fit : crop ? .crop : .canvas,
+            opacity: opacity ?? (viewMode ? RenderOptions.defaultViewOpacity : 1),
+            decorations: decorations, dpi: dpi)
         do { try options.validate() } catch { throw ValidationError("\(error)") }
         return SignatureRenderer(options: options)
     }
 
     /// Renders one signature to the bytes of the output file.
+    ///
+    /// A box given by only `--width` or `--height` takes its other side from the canvas, or, without one, makes
+    /// a 2:1 box (the usual signature pad shape).
     func render(_ signature: Signature, with renderer: SignatureRenderer) throws(RenderError) -> [UInt8] {
-        try renderer.png(signature)
+        var renderer = renderer
+        if renderer.options.box == nil, let given = width ?? height {
+            let w = width ?? signature.canvas?.width ?? 2 * given
+            let h = height ?? signature.canvas?.height ?? w / 2
+            renderer.options.box = OutputSize(width: w, height: h)
+            try renderer.options.validate(limits: renderer.limits)
+        }
+        switch format ?? "png" {
+        case "svg": return Array(try renderer.svg(signature, pathPerStroke: pathPerStroke).utf8)
+        case "pdf": return try renderer.pdf(signature)
+        default: return try renderer.png(signature)
+        }
     }
 }

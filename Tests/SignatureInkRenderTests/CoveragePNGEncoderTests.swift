@@ -179,9 +179,24 @@ func expectRoundTrip(_ png: [UInt8], _ image: ByteImage, palette: [Color] = inde
     @Test func emptyImageIsTiny() throws {
         let png = try encode(ByteImage("empty", width: 600, height: 300) { _, _ in 0 },
                              palette: CoveragePNGEncoder.palette(ink: .black))
-        // 180,300 zero bytes are about 700 matches of 258 at 2 bits each: under 250 bytes of image data
-        // beside the 1,105 bytes of signature, IHDR, PLTE, tRNS, IEND and the IDAT framing.
-        #expect(png.count < 1105 + 250)
+        let chunks = Self.chunks(png)
+        // Only palette entry 0 is used, so only it is written.
+        #expect(chunks.first { $0.type == "PLTE" }?.data.count == 3)
+        #expect(chunks.first { $0.type == "tRNS" }?.data == [0])
+        // 180,300 zero bytes are about 700 matches of 258 at 2 bits each: under 250 bytes of image data.
+        #expect(try #require(chunks.first { $0.type == "IDAT" }).data.count < 250)
+        #expect(png.count < 400)
+    }
+
+    @Test func paletteStopsAtTheLargestValueUsed() throws {
+        let image = ByteImage("small values", width: 30, height: 20) { x, y in UInt8((x * y) % 10) }
+        for options in Self.variants {
+            let png = try encode(image, options: options)
+            let entries = try #require(Self.chunks(png).first { $0.type == "PLTE" }).data.count / 3
+            // Without row filters the histogram shows the largest value; with them the full palette is kept.
+            #expect(entries == (options.filter == .none ? 10 : 256))
+            try expectRoundTrip(png, image)
+        }
     }
 
     @Test func reusedEncoderAndItsCopiesGiveTheSameBytes() throws {

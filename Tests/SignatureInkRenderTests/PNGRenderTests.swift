@@ -35,14 +35,14 @@ import Testing
     }
 
     @Test func backgroundColourFillsTheImage() throws {
-        let png = try render(line, RenderOptions(background: Color(hex: "#fafad2")!))
+        let png = try render(line, RenderOptions(background: Color(hex: "#fafad2")!, penWidth: 3))
         #expect(png.pixel(x: 2, y: 2) == Color(hex: "#fafad2"))
         #expect(png.pixel(x: 50, y: 25) == .black)
     }
 
     @Test(arguments: [1.0, 1.5, 2.0, 3.0])
     func scaleMultipliesTheSizeAndResolution(scale: Double) throws {
-        let png = try render(line, RenderOptions(scale: scale))
+        let png = try render(line, RenderOptions(scale: scale, penWidth: 3))
         #expect(png.width == Int((100 * scale).rounded(.up)))
         #expect(png.height == Int((50 * scale).rounded(.up)))
         #expect(abs((png.pixelsPerInch ?? 0) - 96 * scale) < 0.05)
@@ -93,5 +93,46 @@ import Testing
 
     @Test func decodingGarbageIsAnError() {
         #expect(throws: RenderError.self) { try DecodedPNG([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]) }
+    }
+}
+
+@Suite struct PNGOutputTests {
+    @Test func oneInkWithoutDecorationsIsAnIndexedCoverageImage() throws {
+        for background in [Color.clear, .white, Color(hex: "#fafad280")!] {
+            let p = try DecodedPNG(SignatureRenderer(options: RenderOptions(background: background)).png(Fixtures.cross))
+            #expect(p.colorType == .indexed)
+            #expect(p.pixel(x: 1, y: 1) == (background.alpha == 0 ? .clear : background))
+        }
+    }
+
+    @Test func decorationsGiveAnRGBAImage() throws {
+        let o = RenderOptions(decorations: Decorations(xMark: true))
+        #expect(try DecodedPNG(SignatureRenderer(options: o).png(Fixtures.cross)).colorType == .rgba)
+    }
+
+    @Test func aTimestampWithoutACaptureTimeIsLeftOut() throws {
+        var s = Fixtures.cross
+        s.startTime = nil
+        let o = RenderOptions(decorations: Decorations(timestamp: .iso8601))
+        let p = try DecodedPNG(SignatureRenderer(options: o).png(s))
+        #expect(p.colorType == .indexed)
+        #expect(p.text["Creation Time"] == nil)
+    }
+
+    @Test func resolutionAndTextChunks() throws {
+        let p = try DecodedPNG(SignatureRenderer(options: RenderOptions(scale: 2)).png(Fixtures.cross))
+        #expect(abs((p.pixelsPerInch ?? 0) - 192) < 0.05)
+        #expect(p.text["Software"] == "signature-ink")
+        #expect(p.text["Creation Time"] == "2024-12-30T12:00:00Z")
+        let q = try DecodedPNG(SignatureRenderer(options: RenderOptions(scale: 2, dpi: 300)).png(Fixtures.cross))
+        #expect(abs((q.pixelsPerInch ?? 0) - 300) < 0.05)
+        #expect(q.width == 200)
+    }
+
+    @Test func theSameInputGivesTheSameBytes() throws {
+        let o = RenderOptions(decorations: Decorations(signatureLine: true, xMark: true, watermark: "VOID", timestamp: .iso8601))
+        let s = try Fixtures.sample("long-name")
+        #expect(try SignatureRenderer(options: o).png(s) == SignatureRenderer(options: o).png(s))
+        #expect(try SignatureRenderer().png(s) == SignatureRenderer().png(s))
     }
 }

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-import RealModule
-
 /// Writes the closed outline of a run of ink points into a path: side A forward, end cap, side B backward,
 /// start cap; one closed sub-path.
 ///
@@ -59,7 +57,7 @@ struct OutlineBuilder: Sendable {
         var p0 = pts[0].location, r0 = pts[0].radius
         var p1 = pts[1].location, r1 = pts[1].radius
         var seg = Self.segment(p0, r0, p1, r1, previous: Point(1, 0))
-        let firstA = seg.a, firstB = seg.b
+        let firstA = seg.a, firstB = seg.b, firstD = seg.d
         let startA = p0 + firstA * r0
         path.move(to: startA)
         var sideA = SideMerger(start: startA, tolerance: mergeTolerance)
@@ -74,7 +72,9 @@ struct OutlineBuilder: Sendable {
             let turn = seg.d.cross(next.d)
             // Side A: outer when the path turns towards side B (negative cross); a reversal counts as A.
             if (seg.a - next.a).lengthSquared * r1 <= limit {
-                sideA.add(p1 + ((seg.a + next.a).normalized ?? next.a) * r1, to: &path)
+                // A shallow join: the chord's midpoint, within the join tolerance of the arc and of the
+                // tangent lines' crossing.
+                sideA.add(p1 + (seg.a + next.a) * (0.5 * r1), to: &path)
             } else if turn <= 0 && (seg.a.cross(next.a) <= 0 || seg.a.dot(next.a) < -0.5) {
                 sideA.add(p1 + seg.a * r1, to: &path)
                 sideA.flush(to: &path)
@@ -86,7 +86,7 @@ struct OutlineBuilder: Sendable {
             }
             // Side B, in forward order, written reversed into `back`.
             if (seg.b - next.b).lengthSquared * r1 <= limit {
-                sideB.add(p1 + ((seg.b + next.b).normalized ?? next.b) * r1, reversedInto: &back)
+                sideB.add(p1 + (seg.b + next.b) * (0.5 * r1), reversedInto: &back)
             } else if turn > 0 && (next.b.cross(seg.b) <= 0 || seg.b.dot(next.b) < -0.5) {
                 sideB.add(p1 + seg.b * r1, reversedInto: &back)
                 sideB.flush(reversedInto: &back)
@@ -108,11 +108,12 @@ struct OutlineBuilder: Sendable {
         sideB.add(p1 + seg.b * r1, reversedInto: &back)
         sideB.finish(reversedInto: &back)
         // End cap: from side A to side B round the front.
-        Self.appendArc(center: p1, radius: r1, from: seg.a, to: seg.b, to: &path)
+        Self.appendArc(center: p1, radius: r1, from: seg.a, to: seg.b, via: seg.d, to: &path)
         // Side B backward.
         path.append(contentsOf: back.reversed())
         // Start cap: from side B to side A round the back.
-        Self.appendArc(center: pts[0].location, radius: pts[0].radius, from: firstB, to: firstA, to: &path)
+        Self.appendArc(center: pts[0].location, radius: pts[0].radius, from: firstB, to: firstA, via: -firstD,
+                       to: &path)
         path.close()
     }
 
@@ -131,9 +132,9 @@ struct OutlineBuilder: Sendable {
             let n = previous.perpendicular
             return Segment(d: previous, a: n, b: -n)
         }
-        let len = len2.squareRoot()
-        let d = v / len
-        var s = (r0 - r1) / len
+        let inv = 1 / len2.squareRoot()
+        let d = v * inv
+        var s = (r0 - r1) * inv
         s = Swift.min(maximumTangentSine, Swift.max(-maximumTangentSine, s))
         let c = (1 - s * s).squareRoot()
         let n = d.perpendicular
@@ -141,37 +142,62 @@ struct OutlineBuilder: Sendable {
     }
 
     /// Appends a circular arc from `center + u * radius` to `center + w * radius`, turning from a side's normal
-    /// towards the direction of travel (negative cross product), as cubic Beziers of at most a quarter turn.
-    static func appendArc(center: Point, radius: Double, from u: Point, to w: Point, to path: inout Path) {
-        var angle = Double.atan2(y: -u.cross(w), x: u.dot(w))
-        if angle < 0 { angle += 2 * Double.pi }
-        if !(angle > 1e-9) {
-            path.line(to: center + w * radius)
-            return
+    /// towards the direction of travel (negative cross product), as cubic Beziers of at most about 100 degrees.
+    /// - Parameters:
+    ///   - via: a unit direction the arc passes through, used when the arc may exceed half a turn (caps);
+    ///     `nil` for arcs known to be at most half a turn (joins).
+    /// No trigonometric function is called: pieces are found by halving with unit bisectors and each piece's
+    /// handle length `4/3 tan(angle/4) r` comes from its cosine by half-angle formulas.
+    static func appendArc(center: Point, radius: Double, from u: Point, to w: Point, via: Point? = nil,
+                          to path: inout Path) {
+        if let m = via {
+            appendArcAtMostHalfTurn(center: center, radius: radius, from: u, to: m, to: &path)
+            appendArcAtMostHalfTurn(center: center, radius: radius, from: m, to: w, to: &path)
+        } else {
+            appendArcAtMostHalfTurn(center: center, radius: radius, from: u, to: w, to: &path)
         }
-        let pieces = Swift.max(1, Int((angle / (Double.pi / 2) - 1e-9).rounded(.up)))
-        let delta = angle / Double(pieces)
-        let h = 4.0 / 3.0 * Double.tan(delta / 4) * radius
-        let c = Double.cos(delta), s = Double.sin(delta)
-        var v = u
-        for k in 1...pieces {
-            // Rotate by -delta: the negative sense.
-            let next = k == pieces ? w : Point(v.x * c + v.y * s, -v.x * s + v.y * c)
-            let tv = Point(v.y, -v.x), tn = Point(next.y, -next.x)
-            path.curve(to: center + next * radius, control1: center + v * radius + tv * h,
-                       control2: center + next * radius - tn * h)
-            v = next
+    }
+
+    /// An arc of at most half a turn (in the negative sense), split in two when wider than about 100 degrees.
+    @inline(__always)
+    private static func appendArcAtMostHalfTurn(center: Point, radius: Double, from u: Point, to w: Point,
+                                                to path: inout Path) {
+        // Pieces wider than this (cosine) are halved: a cubic is then within 1e-3 of the radius of the arc.
+        let widest = -0.17
+        let cosA = u.dot(w)
+        if cosA < widest {
+            // The bisector on the negative side: the normalised sum, or the tangent for a half turn.
+            let sum = u + w
+            let m = sum.lengthSquared > 1e-12 && u.cross(w) <= 0 ? sum / sum.length
+                : (sum.lengthSquared > 1e-12 ? -(sum / sum.length) : Point(u.y, -u.x))
+            appendArcPiece(center: center, radius: radius, from: u, to: m, to: &path)
+            appendArcPiece(center: center, radius: radius, from: m, to: w, to: &path)
+        } else {
+            appendArcPiece(center: center, radius: radius, from: u, to: w, to: &path)
         }
+    }
+
+    /// One cubic for an arc of at most about 100 degrees in the negative sense.
+    @inline(__always)
+    private static func appendArcPiece(center: Point, radius: Double, from u: Point, to w: Point,
+                                       to path: inout Path) {
+        let c = Swift.min(1, Swift.max(-1, u.dot(w)))
+        let half = ((1 + c) * 0.5).squareRoot()                     // cos(a/2)
+        let quarterTan = ((1 - half) / (1 + half)).squareRoot()     // tan(a/4)
+        let h = 4.0 / 3.0 * quarterTan * radius
+        let tu = Point(u.y, -u.x), tw = Point(w.y, -w.x)
+        let a = center + u * radius, b = center + w * radius
+        path.curve(to: b, control1: a + tu * h, control2: b - tw * h)
     }
 
     /// Appends a full circle as its own closed sub-path, turning the same way as every outline.
     static func appendCircle(center: Point, radius: Double, to path: inout Path) {
         let u = Point(0, 1)
         path.move(to: center + u * radius)
-        appendArc(center: center, radius: radius, from: u, to: Point(1, 0), to: &path)
-        appendArc(center: center, radius: radius, from: Point(1, 0), to: Point(0, -1), to: &path)
-        appendArc(center: center, radius: radius, from: Point(0, -1), to: Point(-1, 0), to: &path)
-        appendArc(center: center, radius: radius, from: Point(-1, 0), to: u, to: &path)
+        appendArcPiece(center: center, radius: radius, from: u, to: Point(1, 0), to: &path)
+        appendArcPiece(center: center, radius: radius, from: Point(1, 0), to: Point(0, -1), to: &path)
+        appendArcPiece(center: center, radius: radius, from: Point(0, -1), to: Point(-1, 0), to: &path)
+        appendArcPiece(center: center, radius: radius, from: Point(-1, 0), to: u, to: &path)
         path.close()
     }
 }
@@ -181,7 +207,7 @@ struct OutlineBuilder: Sendable {
 /// The sleeve method: from the last kept point `S`, every dropped point allows a cone of directions whose
 /// rays pass within the tolerance of it; a new point extends the run while its direction lies in the
 /// intersection of the cones and it is no closer to `S` than the previous one. Each point costs a few
-/// multiplications and two square roots, and every dropped point provably lies within the tolerance of the
+/// multiplications and one square root, and every dropped point provably lies within the tolerance of the
 /// segment that replaces it.
 struct SideMerger {
     private var s: Point
@@ -202,18 +228,21 @@ struct SideMerger {
     }
 
     /// Whether `q` can extend the current run; narrows the cone when it can.
+    ///
+    /// The cone's edges are kept as unnormalised vectors: only the signs of cross products are used, so a
+    /// point costs one square root and no division.
     @inline(__always)
     private mutating func extend(_ q: Point) -> Bool {
         let v = q - s
         let d2 = v.lengthSquared
         if d2 < reach2 { return false }
         if d2 <= tol2 { reach2 = d2; return true }
-        let d = d2.squareRoot()
-        let c = v / d
-        if hasCone && (lo.cross(c) < 0 || c.cross(hi) < 0) { return false }
-        let sinA = tol / d, cosA = (1 - sinA * sinA).squareRoot()
-        let cl = Point(c.x * cosA + c.y * sinA, -c.x * sinA + c.y * cosA)   // c turned by -a
-        let ch = Point(c.x * cosA - c.y * sinA, c.x * sinA + c.y * cosA)    // c turned by +a
+        if hasCone && (lo.cross(v) < 0 || v.cross(hi) < 0) { return false }
+        // The edges of the cone of rays passing within `tol` of q: v turned by -+asin(tol / d), scaled by d^2.
+        let along = (d2 - tol2).squareRoot()
+        let pv = Point(-v.y, v.x)
+        let cl = v * along - pv * tol
+        let ch = v * along + pv * tol
         if hasCone {
             if lo.cross(cl) > 0 { lo = cl }
             if ch.cross(hi) > 0 { hi = ch }

@@ -35,7 +35,22 @@ public struct CaptureSession: Sendable {
 
     /// What a user or front end can do.
     public enum Action: String, Sendable, Hashable, CaseIterable {
-        case activate, draw, cancel, clear, save, reenter, undo, redo
+        /// Tap to sign: make the drawing area live.
+        case activate
+        /// Put ink down with a pointer.
+        case draw
+        /// Leave without saving, discarding the unsaved ink.
+        case cancel
+        /// Remove all ink and start over.
+        case clear
+        /// Freeze the ink into a saved record.
+        case save
+        /// Re-enter Signature: discard the saved one and sign again.
+        case reenter
+        /// Remove the last stroke.
+        case undo
+        /// Put back the last removed stroke.
+        case redo
     }
 
     /// Why an event was refused. A refused event changes nothing.
@@ -51,6 +66,7 @@ public struct CaptureSession: Sendable {
         /// The ink is not enough to be a signature.
         case tooSmall(SignatureMinimums.Shortfall)
 
+        /// The reason in words, for a UI or a log.
         public var description: String {
             switch self {
             case let .notAvailable(action, state): return "\(action.rawValue) is not available while \(state.rawValue)"

@@ -36,6 +36,7 @@ public struct SignatureMinimums: Sendable, Hashable, Codable {
         /// Quicker than ``SignatureMinimums/duration``.
         case tooQuick(actual: Double, minimum: Double)
 
+        /// The shortfall in words, for the user.
         public var description: String {
             func f(_ v: Double) -> String { String(Int(v.rounded())) }
             switch self {

@@ -21,6 +21,8 @@ struct CurveBuilder: Sendable {
 
     /// Turns sharper than this (cosine of the angle between consecutive chords) keep a corner: 0 is 90 degrees.
     static let cornerCosine = 0.0
+    /// `1 / (2 cos^2(pi/8))`: turns a bisector's chord cosine into a bound on its squared distance from the chord.
+    static let bisectorDeviationFactor = 0.5 / 0.8535533905932737
     /// Most pieces one segment is cut into; a segment needing more is followed less closely.
     static let maximumSubdivisions = 32
 
@@ -30,8 +32,10 @@ struct CurveBuilder: Sendable {
     private(set) var knotCount = 0
     private var k0 = Knot(p: .zero, t: 0, r: 0)   // knot before the pending one
     private var k1 = Knot(p: .zero, t: 0, r: 0)   // pending knot: its outgoing segment is not emitted yet
-    private var tangentOut0 = Point.zero          // tangent leaving k0
+    private var tangentOut0 = Point.zero          // tangent leaving k0 (not normalised)
+    private var deviationOut0 = 0.0               // bound on |unit tangent - chord|^2 there
     private var chord01 = Point.zero              // unit chord k0 -> k1
+    private var length01 = 0.0                    // its length
 
     init(tolerance: Double) { self.tolerance = tolerance }
 
@@ -44,7 +48,20 @@ struct CurveBuilder: Sendable {
     mutating func moveLastKnot(to k: Knot) {
         guard knotCount > 0 else { return }
         k1 = k
-        if knotCount > 1, let u = (k1.p - k0.p).normalized { chord01 = u }
+        if knotCount > 1 {
+            let v = k1.p - k0.p
+            let len = v.length
+            if len > 0 && len.isFinite { chord01 = v * (1 / len); length01 = len }
+        }
+    }
+
+    /// The unit vector and length from `a` to `b`, or `nil` when they coincide (or are not finite).
+    @inline(__always)
+    private static func chord(_ a: Point, _ b: Point) -> (Point, Double)? {
+        let v = b - a
+        let len = v.lengthSquared.squareRoot()
+        guard len > 0 && len.isFinite else { return nil }
+        return (v * (1 / len), len)
     }
 
     /// Adds a knot; emits the first knot, and the segment before the previous knot once its tangent is known.
@@ -55,30 +72,39 @@ struct CurveBuilder: Sendable {
             knotCount = 1
             out.append(InkPoint(x: k.p.x, y: k.p.y, t: k.t, radius: k.r, distance: distance))
         case 1:
-            guard let u = (k.p - k1.p).normalized else { return }
+            guard let (u, len) = Self.chord(k1.p, k.p) else { return }
             k0 = k1
             k1 = k
             chord01 = u
+            length01 = len
             tangentOut0 = u
+            deviationOut0 = 0
             knotCount = 2
         default:
-            guard let u12 = (k.p - k1.p).normalized else { return }
+            guard let (u12, len12) = Self.chord(k1.p, k.p) else { return }
             let u01 = chord01
-            let tIn: Point, tOut: Point
-            if u01.dot(u12) < Self.cornerCosine {
+            let tIn: Point, tOut: Point, deviation: Double
+            let c = u01.dot(u12)
+            if c < Self.cornerCosine {
                 tIn = u01
                 tOut = u12
+                deviation = 0
             } else {
-                let b = (u01 + u12).normalized ?? u12
-                tIn = b
-                tOut = b
+                // The bisector, left unnormalised: it is only normalised when a segment must be subdivided.
+                // For a turn a between the chords, |unit bisector - chord|^2 = 4 sin^2(a/4), at most
+                // sin^2(a/2) / cos^2(pi/8) = (1 - c) / 2 / 0.8535 for turns up to 90 degrees.
+                tIn = u01 + u12
+                tOut = tIn
+                deviation = (1 - c) * Self.bisectorDeviationFactor
             }
-            emitSegment(from: k0, tangent: tangentOut0, to: k1, tangent: tIn, chord: u01,
-                        into: &out, distance: &distance)
+            emitSegment(from: k0, tangent: tangentOut0, deviation: deviationOut0, to: k1, tangent: tIn,
+                        deviation: deviation, chord: u01, length: length01, into: &out, distance: &distance)
             k0 = k1
             k1 = k
             tangentOut0 = tOut
+            deviationOut0 = deviation
             chord01 = u12
+            length01 = len12
             knotCount += 1
         }
     }
@@ -86,23 +112,24 @@ struct CurveBuilder: Sendable {
     /// Emits the last pending segment; the builder is then empty.
     mutating func finish(into out: inout [InkPoint], distance: inout Double) {
         if knotCount >= 2 {
-            emitSegment(from: k0, tangent: tangentOut0, to: k1, tangent: chord01, chord: chord01,
-                        into: &out, distance: &distance)
+            emitSegment(from: k0, tangent: tangentOut0, deviation: deviationOut0, to: k1, tangent: chord01,
+                        deviation: 0, chord: chord01, length: length01, into: &out, distance: &distance)
         }
         knotCount = 0
     }
 
     /// Emits the cubic from `a` to `b` as ink points after `a`, up to and including `b`.
+    /// - Parameters:
+    ///   - ta: tangent at `a`, any positive length; `deviationA` bounds `|unit(ta) - u|^2`.
+    ///   - tb: tangent at `b`, any positive length; `deviationB` bounds `|unit(tb) - u|^2`.
     @inline(__always)
-    private func emitSegment(from a: Knot, tangent ta: Point, to b: Knot, tangent tb: Point, chord u: Point,
-                             into out: inout [InkPoint], distance: inout Double) {
-        let d = b.p - a.p
-        let len = d.length
+    private func emitSegment(from a: Knot, tangent ta: Point, deviation deviationA: Double, to b: Knot,
+                             tangent tb: Point, deviation deviationB: Double, chord u: Point,
+                             length len: Double, into out: inout [InkPoint], distance: inout Double) {
         // Control points are a third of the chord along each tangent; their distance from the chord's
         // third points bounds the curve's distance from the chord (3/4 of it, for a cubic).
         let h = len / 3
-        let devA = (ta - u).lengthSquared, devB = (tb - u).lengthSquared
-        let dev2 = 0.5625 * h * h * Swift.max(devA, devB)  // (3/4 * h * |t - u|)^2
+        let dev2 = 0.5625 * h * h * Swift.max(deviationA, deviationB)  // (3/4 * h * |t - u|)^2
         if dev2 <= tolerance * tolerance {
             distance += len
             out.append(InkPoint(x: b.p.x, y: b.p.y, t: b.t, radius: b.r, distance: distance))
@@ -111,7 +138,8 @@ struct CurveBuilder: Sendable {
         // Error after n even pieces falls as 1/n^2.
         let ratio = dev2.squareRoot() / tolerance
         let n = Swift.min(Self.maximumSubdivisions, Swift.max(2, Int(ratio.squareRoot().rounded(.up))))
-        let c1 = a.p + ta * h, c2 = b.p - tb * h
+        let ua = ta * (1 / ta.lengthSquared.squareRoot()), ub = tb * (1 / tb.lengthSquared.squareRoot())
+        let c1 = a.p + ua * h, c2 = b.p - ub * h
         var previous = a.p
         let step = 1 / Double(n)
         for i in 1...n {

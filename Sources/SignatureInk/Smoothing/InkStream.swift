@@ -154,27 +154,36 @@ public struct InkStream: Sendable {
         processed = n
     }
 
-    /// The end taper, then a two-pass lower envelope so that `|r[i+1] - r[i]| <= finalRadiusSlope * length`.
+    /// The end taper, then a backward lower envelope so that `|r[i+1] - r[i]| <= finalRadiusSlope * length`.
+    ///
+    /// Streaming already keeps every step within ``streamingRadiusSlope``, and a monotone taper cannot make a
+    /// width grow faster, so only drops near the end can be too steep: the backward pass stops as soon as it is
+    /// before the taper and changes nothing.
     private mutating func applyEndTaperAndSlope() {
         let taper = style.endTaper, fraction = style.taperFraction
         points.withUnsafeMutableBufferPointer { pts in
             let n = pts.count
             guard n > 1 else { return }
             let total = pts[n - 1].distance
+            var i = n - 1
             if taper > 0 {
-                var i = n - 1
                 while i >= 0 && total - pts[i].distance < taper {
                     pts[i].radius *= WidthModel.taper(distance: total - pts[i].distance, length: taper,
                                                       fraction: fraction)
                     i -= 1
                 }
             }
+            let taperStart = i
             let k = Self.finalRadiusSlope
-            for i in 1..<n {
-                pts[i].radius = Swift.min(pts[i].radius, pts[i - 1].radius + k * (pts[i].distance - pts[i - 1].distance))
-            }
-            for i in stride(from: n - 2, through: 0, by: -1) {
-                pts[i].radius = Swift.min(pts[i].radius, pts[i + 1].radius + k * (pts[i + 1].distance - pts[i].distance))
+            var j = n - 2
+            while j >= 0 {
+                let limit = pts[j + 1].radius + k * (pts[j + 1].distance - pts[j].distance)
+                if pts[j].radius > limit {
+                    pts[j].radius = limit
+                } else if j < taperStart {
+                    break
+                }
+                j -= 1
             }
         }
     }

@@ -19,6 +19,10 @@ public struct OneEuroFilter: Sendable, Hashable {
     public private(set) var velocity = Point.zero
     /// Whether the filter has seen a sample since it was created or reset.
     public private(set) var isPrimed = false
+    // Most devices sample at a steady rate: the last interval's reciprocal and derivative factor are reused.
+    private var lastInterval = -1.0
+    private var lastInverse = 0.0
+    private var lastDerivativeAlpha = 0.0
 
     /// Creates a filter.
     /// - Parameters:
@@ -68,10 +72,15 @@ public struct OneEuroFilter: Sendable, Hashable {
             velocity = .zero
             return p
         }
-        let raw = (p - value) / dt
-        let ad = Self.alpha(interval: dt, cutoff: derivativeCutoff)
+        if dt != lastInterval {
+            lastInterval = dt
+            lastInverse = 1 / dt
+            lastDerivativeAlpha = Self.alpha(interval: dt, cutoff: derivativeCutoff)
+        }
+        let raw = (p - value) * lastInverse
+        let ad = lastDerivativeAlpha
         velocity = velocity + (raw - velocity) * ad
-        let cutoff = minCutoff + beta * velocity.length
+        let cutoff = minCutoff + beta * velocity.lengthSquared.squareRoot()
         let a = Self.alpha(interval: dt, cutoff: cutoff)
         // alpha is NaN when the cutoff is infinite (filter off): pass the input through.
         value = a.isNaN || a >= 1 ? p : value + (p - value) * a

@@ -15,10 +15,18 @@ public struct WidthModel: Sendable, Hashable {
     /// The filtered speed, in canvas units per millisecond.
     public private(set) var speed: Double = 0
     private var primed = false
+    private let inverseMidSpeed: Double
+    // The last interval and its filter weight and reciprocal: steady sampling reuses them.
+    private var lastInterval = -1.0
+    private var lastWeight = 0.0
+    private var lastInverse = 0.0
 
     /// Creates a model for a style.
     /// - Parameter style: the pen style; it should be ``PenStyle/sanitized``.
-    public init(style: PenStyle) { self.style = style }
+    public init(style: PenStyle) {
+        self.style = style
+        inverseMidSpeed = 1 / style.speedAtMidWidth
+    }
 
     /// Forgets the filtered speed, ready for a new stroke.
     public mutating func reset() {
@@ -34,10 +42,14 @@ public struct WidthModel: Sendable, Hashable {
     /// - Returns: the width in canvas units, in `minWidth...maxWidth`.
     @inline(__always)
     public mutating func width(distance: Double, interval: Double, pressure: Float?) -> Double {
-        let v = distance / interval
+        if interval != lastInterval {
+            lastInterval = interval
+            lastInverse = 1 / interval
+            lastWeight = interval / (interval + style.velocitySmoothing)
+        }
+        let v = distance * lastInverse
         if primed {
-            let w = interval / (interval + style.velocitySmoothing)
-            speed += (v - speed) * w
+            speed += (v - speed) * lastWeight
         } else {
             primed = true
         }
@@ -47,7 +59,7 @@ public struct WidthModel: Sendable, Hashable {
             let shaped = style.pressureExponent == 1 ? pc : Self.power(pc, style.pressureExponent)
             return style.minWidth + range * shaped
         }
-        return style.minWidth + range / (1 + speed / style.speedAtMidWidth)
+        return style.minWidth + range / (1 + speed * inverseMidSpeed)
     }
 
     /// `x^e` for `x` in `0...1` without Foundation: `exp(e * log(x))` through RealModule.

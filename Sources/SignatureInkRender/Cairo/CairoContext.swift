@@ -97,6 +97,16 @@ final class CairoContext {
         cairo_paint_with_alpha(pointer, alpha)
     }
 
+    /// Fills the rectangle `r` with `c`, leaving the current path empty.
+    func fill(_ r: Rect, with c: Color) {
+        setSource(c)
+        rectangle(r)
+        cairo_fill(pointer)
+    }
+
+    /// Ends the current page of a paginated (PDF) surface; drawing goes on on a new page.
+    func showPage() { cairo_show_page(pointer) }
+
     /// Selects the sans-serif face at `size` units.
     func selectFont(size: Double, bold: Bool = false) {
         cairo_select_font_face(pointer, "sans-serif", CAIRO_FONT_SLANT_NORMAL,

@@ -57,6 +57,11 @@ final class CairoSurface {
         cairo_pdf_surface_set_metadata(pointer, key.cairo, value)
     }
 
+    /// Sets the size of the next PDF page in points; call before drawing on it.
+    func setPDFPageSize(width: Double, height: Double) {
+        cairo_pdf_surface_set_size(pointer, width, height)
+    }
+
     /// PDF metadata entries.
     enum PDFMetadataKey {
         case title, author, creator, createDate, modDate

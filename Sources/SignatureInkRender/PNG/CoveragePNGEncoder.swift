@@ -25,6 +25,7 @@ public struct CoveragePNGEncoder: Sendable {
         var header: [UInt8] = []
         var headerSize = (width: 0, height: 0)
         var headerPalette: [Color] = []
+        var headerEntries = 0
         var headerMetadata = PNGMetadata()
     }
 
@@ -43,7 +44,8 @@ public struct CoveragePNGEncoder: Sendable {
     ///   - height: rows, 1...2,147,483,647.
     ///   - stride: bytes from one row to the next, >= `width` (Cairo pads rows to 4 bytes).
     ///   - palette: the colour of each byte value, 1...256 entries, straight alpha; every byte in the image
-    ///     must be below its count. ``palette(ink:background:opacity:)`` builds one for coverage.
+    ///     must be below its count. ``palette(ink:background:opacity:)`` builds one for coverage. Entries
+    ///     after the largest byte in the image are left out of the file (an empty image needs only one).
     ///   - metadata: resolution for `pHYs` and text chunks.
     /// - Returns: the PNG file's bytes.
     /// - Throws: ``RenderError/invalidOption(option:message:)`` when the sizes do not match the buffer, the
@@ -64,35 +66,38 @@ public struct CoveragePNGEncoder: Sendable {
             throw .invalidOption(option: "palette", message: "\(palette.count) entries; a PNG palette has 1...256")
         }
         let image = ByteRows(base: base, width: width, height: height, stride: stride)
-        if palette.count < 256 {
-            let largest = Self.largestByte(image)
-            guard Int(largest) < palette.count else {
-                throw .invalidOption(option: "palette",
-                                     message: "the image uses index \(largest) but the palette has \(palette.count) entries")
-            }
-        }
-
         if !isKnownUniquelyReferenced(&buffers) { buffers = Buffers() }
-        if buffers.header.isEmpty || buffers.headerSize != (width, height) || buffers.headerPalette != palette
-            || buffers.headerMetadata != metadata {
-            var header = PNGChunkWriter()
-            header.indexedHeader(width: width, height: height)
-            header.palette(palette)
-            header.physicalSize(pixelsPerMetre: metadata.pixelsPerMetre)
-            for entry in metadata.text { try header.text(key: entry.key, value: entry.value) }
-            buffers.header = header.bytes
-            buffers.headerSize = (width, height)
-            buffers.headerPalette = palette
-            buffers.headerMetadata = metadata
-        }
-        let prefix = buffers.header
         let scratch = buffers.deflate
         let plan = SparseDeflate.plan(image, options: options, scratch: scratch)
         guard plan.byteCount <= Int(Int32.max) else {
             throw .limitExceeded(what: "PNG image data bytes", limit: Int(Int32.max), actual: plan.byteCount)
         }
+        // Entries past the largest value the image uses are never shown: an empty image needs one.
+        var entries = palette.count
+        if let largest = plan.largestPixel ?? (palette.count < 256 ? Int(Self.largestByte(image)) : nil) {
+            guard largest < palette.count else {
+                throw .invalidOption(option: "palette",
+                                     message: "the image uses index \(largest) but the palette has \(palette.count) entries")
+            }
+            entries = largest + 1
+        }
 
-        let iend: [UInt8] = [0, 0, 0, 0, 73, 69, 78, 68, 0xae, 0x42, 0x60, 0x82]  // length 0, "IEND", CRC
+        if buffers.header.isEmpty || buffers.headerSize != (width, height) || buffers.headerEntries != entries
+            || buffers.headerPalette != palette || buffers.headerMetadata != metadata {
+            var header = PNGChunkWriter()
+            header.indexedHeader(width: width, height: height)
+            header.palette(Array(palette.prefix(entries)))
+            header.physicalSize(pixelsPerMetre: metadata.pixelsPerMetre)
+            for entry in metadata.text { try header.text(key: entry.key, value: entry.value) }
+            buffers.header = header.bytes
+            buffers.headerSize = (width, height)
+            buffers.headerEntries = entries
+            buffers.headerPalette = palette
+            buffers.headerMetadata = metadata
+        }
+        let prefix = buffers.header
+
+        let iend = Self.end
         let total = prefix.count + 8 + plan.byteCount + 4 + iend.count
         let slack = 8  // the bit writer stores whole words past its last byte
         return [UInt8](unsafeUninitializedCapacity: total + slack) { out, initialized in
@@ -100,8 +105,7 @@ public struct CoveragePNGEncoder: Sendable {
             start.initialize(from: prefix, count: prefix.count)
             var p = start + prefix.count
             PNGChunkWriter.storeBigEndian(UInt32(plan.byteCount), at: p)
-            let idatType: [UInt8] = [73, 68, 65, 84]  // "IDAT"
-            (p + 4).initialize(from: idatType, count: 4)
+            (p + 4).initialize(from: Self.imageDataType, count: 4)
             let written = SparseDeflate.write(image, plan: plan, scratch: scratch, into: p + 8)
             let crc = CRC32.update(0, UnsafeRawBufferPointer(start: p + 4, count: 4 + written))
             p += 8 + written
@@ -111,6 +115,11 @@ public struct CoveragePNGEncoder: Sendable {
             initialized = total
         }
     }
+
+    /// The `IEND` chunk: length 0, type, CRC.
+    static let end: [UInt8] = [0, 0, 0, 0, 73, 69, 78, 68, 0xae, 0x42, 0x60, 0x82]
+    /// The type of an `IDAT` chunk.
+    static let imageDataType: [UInt8] = [73, 68, 65, 84]
 
     /// The largest byte in the image.
     static func largestByte(_ image: ByteRows) -> UInt8 {

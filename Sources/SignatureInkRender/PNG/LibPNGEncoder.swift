@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 import CPNG
-import SignatureInk
+public import SignatureInk
 
 /// Writes 8-bit PNGs through libpng with a chosen colour type, zlib level, strategy and row filters.
-struct LibPNGEncoder {
+///
+/// The general path for any pixels; for one ink colour's coverage, ``CoveragePNGEncoder`` is several times
+/// faster. The defaults (level 6, default strategy, all filters) are what `cairo_surface_write_to_png` uses.
+public struct LibPNGEncoder: Sendable {
     /// PNG colour types this writer produces, all 8 bits per channel.
-    enum ColorType {
+    public enum ColorType: Sendable {
         /// One palette index a pixel; the palette and its alpha table come with it.
         case indexed(palette: [Color])
         /// Grey and alpha, two bytes a pixel.
@@ -22,15 +25,37 @@ struct LibPNGEncoder {
         }
     }
 
-    /// zlib level 0...9. Level 6, the zlib default, balances size and time for full-colour images.
-    var compressionLevel: Int32 = 6
-    /// zlib strategy, such as `Z_DEFAULT_STRATEGY` (0) or `Z_RLE` (3).
-    var strategy: Int32 = 0
-    /// `PNG_FILTER_*` mask of the row filters libpng may choose from.
-    var filters: Int32 = Int32(sink_png_filter_all)
+    /// zlib level 0...9, default 6. Level 6, the zlib default, balances size and time for full-colour images.
+    public var compressionLevel: Int32 = 6
+    /// zlib strategy: ``defaultStrategy`` (the default) or ``runLengthStrategy``.
+    public var strategy: Int32 = LibPNGEncoder.defaultStrategy
+    /// Mask of the row filters libpng may choose from: ``allFilters`` (the default) or ``noFilter``.
+    public var filters: Int32 = LibPNGEncoder.allFilters
 
-    /// Encodes rows of `stride` bytes, each starting with `width * bytesPerPixel` pixel bytes.
-    func encode(width: Int, height: Int, color: ColorType, pixels: UnsafeBufferPointer<UInt8>, stride: Int,
+    /// zlib's `Z_DEFAULT_STRATEGY`: LZ77 matches at any distance.
+    public static let defaultStrategy: Int32 = 0
+    /// zlib's `Z_RLE`: matches at distance 1 only, fast on images with long runs.
+    public static let runLengthStrategy: Int32 = 3
+    /// `PNG_ALL_FILTERS`: libpng picks a filter per row by the sum of absolute differences.
+    public static let allFilters = Int32(sink_png_filter_all)
+    /// `PNG_FILTER_NONE`: every row stored as it is.
+    public static let noFilter = Int32(sink_png_filter_none)
+
+    /// Creates an encoder with zlib level 6, the default strategy and all row filters.
+    public init() {}
+
+    /// Encodes an image as a PNG.
+    /// - Parameters:
+    ///   - width: pixels per row, >= 1.
+    ///   - height: rows, >= 1.
+    ///   - color: the colour type, and for ``ColorType/indexed(palette:)`` the palette (1...256 entries).
+    ///   - pixels: rows of `stride` bytes, each starting with `width` pixels of the colour type's size.
+    ///   - stride: bytes from one row to the next, >= `width` times the bytes per pixel.
+    ///   - metadata: resolution for `pHYs` and text chunks (at most 16 entries; invalid keywords are skipped).
+    /// - Returns: the PNG file's bytes.
+    /// - Throws: ``RenderError/png(_:)`` when the sizes do not match the buffer, the palette is out of range,
+    ///   or libpng fails.
+    public func encode(width: Int, height: Int, color: ColorType, pixels: UnsafeBufferPointer<UInt8>, stride: Int,
                 metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
         guard width > 0, height > 0, stride >= width * color.bytesPerPixel, pixels.count >= stride * height,
               let base = pixels.baseAddress

@@ -22,10 +22,12 @@ public struct PNGMetadata: Sendable, Hashable {
         return UInt32(Swift.min((ppi / 0.0254).rounded(), Double(Int32.max)))
     }
 
+    /// Whether the resolution and every text chunk, in order, are equal.
     public static func == (a: PNGMetadata, b: PNGMetadata) -> Bool {
         a.pixelsPerInch == b.pixelsPerInch && a.text.elementsEqual(b.text) { $0.key == $1.key && $0.value == $1.value }
     }
 
+    /// Hashes the resolution and the text chunks in order.
     public func hash(into h: inout Hasher) {
         h.combine(pixelsPerInch)
         for (k, v) in text { h.combine(k); h.combine(v) }

@@ -91,13 +91,11 @@ enum SparseDeflate {
         var blockType = BlockType.stored
         /// Length of the deflate data in bits (before the final byte's padding).
         var bitCount = 0
-        /// Bit fields of the dynamic block header after the 3-bit block header, in order.
-        var header: [(bits: UInt64, count: Int)] = []
-        /// Bits to write for each token kind, and how many.
-        var tokenBits: [UInt64] = []
-        var tokenBitCounts: [UInt8] = []
         /// The end-of-block code and its length.
         var endOfBlock: (bits: UInt64, count: Int) = (0, 0)
+        /// The largest pixel value in the image, known when no row is filtered (every value then starts a
+        /// run or is a literal, so it shows in the histogram); `nil` otherwise.
+        var largestPixel: Int?
 
         /// Bytes of the complete zlib stream: 2 header, the deflate data, 4 checksum.
         var byteCount: Int { 2 + (bitCount + 7) / 8 + 4 }
@@ -113,6 +111,24 @@ enum SparseDeflate {
         private(set) var rowCapacity = 0
         /// The filter type byte chosen for each row.
         var rowFilters: [UInt8] = []
+        /// Symbol frequencies of the literal/length and distance alphabets.
+        var literalFrequencies = [UInt32](repeating: 0, count: 286)
+        var distanceFrequencies = [UInt32](repeating: 0, count: 30)
+        /// The codes of the last dynamic block priced.
+        /// 288 symbols: the fixed code gives 286 and 287 lengths too, and canonical codes count them.
+        var literalCode = HuffmanCode(alphabetSize: 288)
+        var distanceCode = HuffmanCode(alphabetSize: 30)
+        var codeLengthCode = HuffmanCode(alphabetSize: 19)
+        let workspace = HuffmanCode.Workspace()
+        /// Code lengths of both alphabets, end to end, and their run-length coding.
+        var allLengths = [UInt8](repeating: 0, count: 286 + 30)
+        var lengthSymbols: [(symbol: Int, extra: Int, extraBits: Int)] = []
+        /// Bit fields of the dynamic block header after the 3-bit block header, in order; empty for a
+        /// fixed block.
+        var header: [(bits: UInt64, count: Int)] = []
+        /// Bits to write for each token kind, and how many; only kinds that occur are up to date.
+        var tokenBits = [UInt64](repeating: 0, count: SparseDeflate.tokenKinds)
+        var tokenBitCounts = [UInt8](repeating: 0, count: SparseDeflate.tokenKinds)
 
         init() {
             tokens = .allocate(capacity: 1)
@@ -228,8 +244,12 @@ enum SparseDeflate {
         var plan = Plan()
         plan.tokenCount = tokenizer.count
         plan.adler = tokenizer.adler.value
-        price(&plan, histogram: scratch.histogram, rowDistance: rowDistance, rawBytes: total,
-              allowDynamic: options.allowDynamic)
+        if options.filter == .none {
+            var v = 255
+            while v > 0, scratch.histogram[v] == 0 { v -= 1 }
+            plan.largestPixel = v
+        }
+        price(&plan, scratch: scratch, rowDistance: rowDistance, rawBytes: total, allowDynamic: options.allowDynamic)
         return plan
     }
 
@@ -264,29 +284,33 @@ enum SparseDeflate {
     }
 
     /// Turns the token histogram into symbol frequencies, prices the three block encodings and keeps the
-    /// cheapest, with everything ``write(_:plan:scratch:into:)`` needs to emit it.
-    static func price(_ plan: inout Plan, histogram h: UnsafeMutablePointer<UInt32>, rowDistance: Int,
-                      rawBytes: Int, allowDynamic: Bool) {
-        var literalFrequencies = [UInt32](repeating: 0, count: 286)
-        var distanceFrequencies = [UInt32](repeating: 0, count: 30)
-        for v in 0..<256 { literalFrequencies[v] = h[v] }
-        literalFrequencies[256] = 1
+    /// cheapest, leaving in `scratch` everything ``write(_:plan:scratch:into:)`` needs to emit it.
+    static func price(_ plan: inout Plan, scratch: Scratch, rowDistance: Int, rawBytes: Int, allowDynamic: Bool) {
+        let h = scratch.histogram
         let rowCode = distanceCode(Swift.min(rowDistance, maximumDistance))
         var extraBitCount = 0
-        for length in 3...maximumMatch {
-            let runs = h[runTokenBase + length - 3]
-            let rows = h[rowTokenBase + length - 3]
-            guard runs | rows != 0 else { continue }
-            let code = lengthCode(length)
-            literalFrequencies[code.symbol] += runs + rows
-            distanceFrequencies[0] += runs
-            distanceFrequencies[rowCode.symbol] += rows
-            extraBitCount += Int(runs) * code.extraBits + Int(rows) * (code.extraBits + rowCode.extraBits)
+        scratch.literalFrequencies.withUnsafeMutableBufferPointer { literals in
+            scratch.distanceFrequencies.withUnsafeMutableBufferPointer { distances in
+                distances.update(repeating: 0)
+                for v in 0..<256 { literals[v] = h[v] }
+                literals[256] = 1
+                for v in 257..<286 { literals[v] = 0 }
+                for length in 3...maximumMatch {
+                    let runs = h[runTokenBase + length - 3]
+                    let rows = h[rowTokenBase + length - 3]
+                    guard runs | rows != 0 else { continue }
+                    let code = lengthCode(length)
+                    literals[code.symbol] += runs + rows
+                    distances[0] += runs
+                    distances[rowCode.symbol] += rows
+                    extraBitCount += Int(runs) * code.extraBits + Int(rows) * (code.extraBits + rowCode.extraBits)
+                }
+            }
         }
 
         func cost(_ lengths: [UInt8], _ frequencies: [UInt32]) -> Int {
             var bits = 0
-            for (l, f) in zip(lengths, frequencies) { bits += Int(l) * Int(f) }
+            for i in frequencies.indices { bits += Int(lengths[i]) * Int(frequencies[i]) }
             return bits
         }
 
@@ -294,24 +318,20 @@ enum SparseDeflate {
         // byte-aligned after the zlib header.
         let storedBlocks = Swift.max(1, (rawBytes + maximumStoredBlock - 1) / maximumStoredBlock)
         let storedBits = 8 * (5 * storedBlocks + rawBytes)
-        let fixedBits = 3 + cost(fixedLiteralLengths, literalFrequencies)
-            + cost(fixedDistanceLengths, distanceFrequencies) + extraBitCount
+        let fixedBits = 3 + cost(fixedLiteralLengths, scratch.literalFrequencies)
+            + cost(fixedDistanceLengths, scratch.distanceFrequencies) + extraBitCount
 
-        var literalLengths = fixedLiteralLengths
-        var distanceLengths = fixedDistanceLengths
-        var header: [(bits: UInt64, count: Int)] = []
         var dynamicBits = Int.max
         if allowDynamic {
-            let l = HuffmanCode.lengths(frequencies: literalFrequencies, maxLength: maximumCodeLength)
-            let d = HuffmanCode.lengths(frequencies: distanceFrequencies, maxLength: maximumCodeLength)
-            let h = dynamicHeader(literalLengths: l, distanceLengths: d)
-            dynamicBits = 3 + h.reduce(0) { $0 + $1.count } + cost(l, literalFrequencies)
-                + cost(d, distanceFrequencies) + extraBitCount
-            if dynamicBits < fixedBits {
-                literalLengths = l
-                distanceLengths = d
-                header = h
+            scratch.literalFrequencies.withUnsafeBufferPointer {
+                scratch.literalCode.build(frequencies: $0, maxLength: maximumCodeLength, workspace: scratch.workspace)
             }
+            scratch.distanceFrequencies.withUnsafeBufferPointer {
+                scratch.distanceCode.build(frequencies: $0, maxLength: maximumCodeLength, workspace: scratch.workspace)
+            }
+            let headerBits = dynamicHeader(scratch)
+            dynamicBits = 3 + headerBits + cost(scratch.literalCode.lengths, scratch.literalFrequencies)
+                + cost(scratch.distanceCode.lengths, scratch.distanceFrequencies) + extraBitCount
         }
 
         if storedBits <= Swift.min(fixedBits, dynamicBits) {
@@ -319,94 +339,128 @@ enum SparseDeflate {
             plan.bitCount = storedBits
             return
         }
-        plan.blockType = header.isEmpty ? .fixed : .dynamic
-        plan.bitCount = Swift.min(fixedBits, dynamicBits)
-        plan.header = header
+        if dynamicBits < fixedBits {
+            plan.blockType = .dynamic
+            plan.bitCount = dynamicBits
+        } else {
+            plan.blockType = .fixed
+            plan.bitCount = fixedBits
+            scratch.header.removeAll(keepingCapacity: true)
+            scratch.literalCode.lengths.withUnsafeMutableBufferPointer {
+                _ = $0.update(fromContentsOf: fixedLiteralLengths)
+            }
+            scratch.distanceCode.lengths.withUnsafeMutableBufferPointer { $0.update(repeating: 5) }
+            scratch.literalCode.assignCodes()
+            scratch.distanceCode.assignCodes()
+        }
 
-        let literals = HuffmanCode(lengths: literalLengths)
-        let distances = HuffmanCode(lengths: distanceLengths)
-        var bits = [UInt64](repeating: 0, count: tokenKinds)
-        var counts = [UInt8](repeating: 0, count: tokenKinds)
-        // Only token kinds that occur need their bits: the others are never looked up.
-        for v in 0..<256 where h[v] != 0 {
-            bits[v] = UInt64(literals.codes[v])
-            counts[v] = literals.lengths[v]
-        }
-        let distanceFields: [(bits: UInt64, count: Int)] = [1, rowDistance].map { distance in
-            let code = distanceCode(Swift.min(distance, maximumDistance))
-            let n = Int(distances.lengths[code.symbol])
-            return (UInt64(distances.codes[code.symbol]) | UInt64(code.extra) << UInt64(n), n + code.extraBits)
-        }
-        for length in 3...maximumMatch where h[runTokenBase + length - 3] | h[rowTokenBase + length - 3] != 0 {
-            let code = lengthCode(length)
-            let n = Int(literals.lengths[code.symbol])
-            let lengthBits = UInt64(literals.codes[code.symbol]) | UInt64(code.extra) << UInt64(n)
-            let lengthCount = n + code.extraBits
-            for (base, field) in zip([runTokenBase, rowTokenBase], distanceFields) {
-                bits[base + length - 3] = lengthBits | field.bits << UInt64(lengthCount)
-                counts[base + length - 3] = UInt8(lengthCount + field.count)
+        let literals = scratch.literalCode
+        let distances = scratch.distanceCode
+        let distanceFields: ((bits: UInt64, count: Int), (bits: UInt64, count: Int)) = {
+            func field(_ distance: Int) -> (bits: UInt64, count: Int) {
+                let code = distanceCode(Swift.min(distance, maximumDistance))
+                let n = Int(distances.lengths[code.symbol])
+                return (UInt64(distances.codes[code.symbol]) | UInt64(code.extra) << UInt64(n), n + code.extraBits)
+            }
+            return (field(1), field(rowDistance))
+        }()
+        scratch.tokenBits.withUnsafeMutableBufferPointer { bits in
+            scratch.tokenBitCounts.withUnsafeMutableBufferPointer { counts in
+                // Only token kinds that occur need their bits: the others are never looked up.
+                for v in 0..<256 where h[v] != 0 {
+                    bits[v] = UInt64(literals.codes[v])
+                    counts[v] = literals.lengths[v]
+                }
+                for length in 3...maximumMatch where h[runTokenBase + length - 3] | h[rowTokenBase + length - 3] != 0 {
+                    let code = lengthCode(length)
+                    let n = Int(literals.lengths[code.symbol])
+                    let lengthBits = UInt64(literals.codes[code.symbol]) | UInt64(code.extra) << UInt64(n)
+                    let lengthCount = n + code.extraBits
+                    let run = runTokenBase + length - 3
+                    bits[run] = lengthBits | distanceFields.0.bits << UInt64(lengthCount)
+                    counts[run] = UInt8(lengthCount + distanceFields.0.count)
+                    let row = rowTokenBase + length - 3
+                    bits[row] = lengthBits | distanceFields.1.bits << UInt64(lengthCount)
+                    counts[row] = UInt8(lengthCount + distanceFields.1.count)
+                }
             }
         }
-        plan.tokenBits = bits
-        plan.tokenBitCounts = counts
         plan.endOfBlock = (UInt64(literals.codes[256]), Int(literals.lengths[256]))
     }
 
-    /// The bit fields of a dynamic block header after BFINAL/BTYPE: HLIT, HDIST, HCLEN, the code-length
-    /// code, and the run-length coded literal/length and distance code lengths (RFC 1951, section 3.2.7).
-    static func dynamicHeader(literalLengths: [UInt8], distanceLengths: [UInt8]) -> [(bits: UInt64, count: Int)] {
+    /// Fills `scratch.header` with the bit fields of a dynamic block header after BFINAL/BTYPE for the codes
+    /// in `scratch`: HLIT, HDIST, HCLEN, the code-length code, and the run-length coded literal/length and
+    /// distance code lengths (RFC 1951, section 3.2.7).
+    /// - Returns: the header's length in bits.
+    static func dynamicHeader(_ scratch: Scratch) -> Int {
+        let literalLengths = scratch.literalCode.lengths
+        let distanceLengths = scratch.distanceCode.lengths
         var literalCount = 286
         while literalCount > 257, literalLengths[literalCount - 1] == 0 { literalCount -= 1 }
         var distanceCount = 30
         while distanceCount > 1, distanceLengths[distanceCount - 1] == 0 { distanceCount -= 1 }
-        let all = Array(literalLengths[0..<literalCount]) + Array(distanceLengths[0..<distanceCount])
+        let total = literalCount + distanceCount
+        for i in 0..<literalCount { scratch.allLengths[i] = literalLengths[i] }
+        for i in 0..<distanceCount { scratch.allLengths[literalCount + i] = distanceLengths[i] }
 
         // Run-length code the lengths: symbols 0...15 literally, 16 repeats the previous 3...6 times,
         // 17 repeats zero 3...10 times, 18 repeats zero 11...138 times.
-        var symbols: [(symbol: Int, extra: Int, extraBits: Int)] = []
-        var i = 0
-        while i < all.count {
-            let l = all[i]
-            var run = 1
-            while i + run < all.count, all[i + run] == l { run += 1 }
-            i += run
-            if l == 0 {
-                while run >= 11 {
-                    let r = Swift.min(run, 138)
-                    symbols.append((18, r - 11, 7))
-                    run -= r
-                }
-                if run >= 3 {
-                    symbols.append((17, run - 3, 3))
-                    run = 0
-                }
-            } else {
-                symbols.append((Int(l), 0, 0))
-                run -= 1
-                while run >= 3 {
-                    let r = Swift.min(run, 6)
-                    symbols.append((16, r - 3, 2))
-                    run -= r
-                }
+        scratch.lengthSymbols.removeAll(keepingCapacity: true)
+        var frequencies: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                          UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &frequencies) { raw in
+            let frequencies = raw.bindMemory(to: UInt32.self)
+            func append(_ symbol: Int, _ extra: Int, _ extraBits: Int) {
+                scratch.lengthSymbols.append((symbol, extra, extraBits))
+                frequencies[symbol] += 1
             }
-            for _ in 0..<run { symbols.append((Int(l), 0, 0)) }
+            var i = 0
+            while i < total {
+                let l = scratch.allLengths[i]
+                var run = 1
+                while i + run < total, scratch.allLengths[i + run] == l { run += 1 }
+                i += run
+                if l == 0 {
+                    while run >= 11 {
+                        let r = Swift.min(run, 138)
+                        append(18, r - 11, 7)
+                        run -= r
+                    }
+                    if run >= 3 {
+                        append(17, run - 3, 3)
+                        run = 0
+                    }
+                } else {
+                    append(Int(l), 0, 0)
+                    run -= 1
+                    while run >= 3 {
+                        let r = Swift.min(run, 6)
+                        append(16, r - 3, 2)
+                        run -= r
+                    }
+                }
+                for _ in 0..<run { append(Int(l), 0, 0) }
+            }
+            scratch.codeLengthCode.build(frequencies: UnsafeBufferPointer(frequencies),
+                                         maxLength: maximumCodeLengthCodeLength, workspace: scratch.workspace)
         }
-        var frequencies = [UInt32](repeating: 0, count: 19)
-        for s in symbols { frequencies[s.symbol] += 1 }
-        let lengths = HuffmanCode.lengths(frequencies: frequencies, maxLength: maximumCodeLengthCodeLength)
-        let code = HuffmanCode(lengths: lengths)
+        let code = scratch.codeLengthCode
         var codeLengthCount = 19
-        while codeLengthCount > 4, lengths[codeLengthOrder[codeLengthCount - 1]] == 0 { codeLengthCount -= 1 }
+        while codeLengthCount > 4, code.lengths[codeLengthOrder[codeLengthCount - 1]] == 0 { codeLengthCount -= 1 }
 
-        var fields: [(bits: UInt64, count: Int)] = [
-            (UInt64(literalCount - 257), 5), (UInt64(distanceCount - 1), 5), (UInt64(codeLengthCount - 4), 4),
-        ]
-        for k in 0..<codeLengthCount { fields.append((UInt64(lengths[codeLengthOrder[k]]), 3)) }
-        for s in symbols {
-            let n = Int(lengths[s.symbol])
-            fields.append((UInt64(code.codes[s.symbol]) | UInt64(s.extra) << UInt64(n), n + s.extraBits))
+        scratch.header.removeAll(keepingCapacity: true)
+        scratch.header.append((UInt64(literalCount - 257), 5))
+        scratch.header.append((UInt64(distanceCount - 1), 5))
+        scratch.header.append((UInt64(codeLengthCount - 4), 4))
+        var bits = 14 + 3 * codeLengthCount
+        for k in 0..<codeLengthCount { scratch.header.append((UInt64(code.lengths[codeLengthOrder[k]]), 3)) }
+        for s in scratch.lengthSymbols {
+            let n = Int(code.lengths[s.symbol])
+            scratch.header.append((UInt64(code.codes[s.symbol]) | UInt64(s.extra) << UInt64(n), n + s.extraBits))
+            bits += n + s.extraBits
         }
-        return fields
+        return bits
     }
 
     // MARK: - Pass 2: bits
@@ -429,9 +483,9 @@ enum SparseDeflate {
             writeStored(image, filters: scratch.rowFilters, rows: scratch.rows, writer: &writer)
         case .fixed, .dynamic:
             writer.put(plan.blockType == .fixed ? 0b011 : 0b101, 3)  // BFINAL = 1, BTYPE = 01 or 10
-            for field in plan.header { writer.put(field.bits, field.count) }
-            plan.tokenBits.withUnsafeBufferPointer { bits in
-                plan.tokenBitCounts.withUnsafeBufferPointer { counts in
+            for field in scratch.header { writer.put(field.bits, field.count) }
+            scratch.tokenBits.withUnsafeBufferPointer { bits in
+                scratch.tokenBitCounts.withUnsafeBufferPointer { counts in
                     let tokens = scratch.tokens
                     for i in 0..<plan.tokenCount {
                         let t = Int(tokens[i])

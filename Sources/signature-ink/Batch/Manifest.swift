@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import SignatureInk
+import SignatureInkFormats
 
 /// What happened to one input, as a line of the `--manifest` JSON Lines file.
 struct Outcome: Sendable {
@@ -15,7 +16,7 @@ struct Outcome: Sendable {
 
     /// The manifest line: input, output, status, error, bytes, sha256, ms (absent values are null).
     var jsonLine: String {
-        func str(_ s: String?) -> String { s.map(JSONString.quote) ?? "null" }
+        func str(_ s: String?) -> String { s.map(JSONText.string) ?? "null" }
         return "{\"input\":\(str(input)),\"output\":\(str(output)),\"status\":\"\(failed ? "failed" : "ok")\""
             + ",\"error\":\(str(error)),\"bytes\":\(bytes.map(String.init) ?? "null")"
             + ",\"sha256\":\(str(sha256)),\"ms\":\(String(format: "%.3f", milliseconds))}"
@@ -50,24 +51,5 @@ final class ManifestWriter: Sendable {
             try? FileManager.default.removeItem(atPath: temporary)
             throw InputFailure(path: path, reason: "cannot write the manifest: \(reason)")
         }
-    }
-}
-
-/// JSON string quoting for the CLI's machine-readable output.
-enum JSONString {
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
     }
 }

@@ -60,7 +60,7 @@ struct NDJSONStream {
 
     private func handle(number: Int, line: LineReader.Line) -> LineResult {
         func failure(_ reason: String) -> LineResult {
-            LineResult(text: "{\"line\":\(number),\"status\":\"failed\",\"error\":\(JSONString.quote(reason))}", failed: true)
+            LineResult(text: "{\"line\":\(number),\"status\":\"failed\",\"error\":\(JSONText.string(reason))}", failed: true)
         }
         guard case let .text(data) = line else {
             if case let .tooLong(bytes) = line {
@@ -75,7 +75,7 @@ struct NDJSONStream {
             if let outDir {
                 let path = URL(fileURLWithPath: outDir).appendingPathComponent(String(format: "%06d.", number) + fileExtension).path
                 try OutputWriter.write(bytes, to: path)
-                return LineResult(text: "{\"line\":\(number),\"status\":\"ok\",\"output\":\(JSONString.quote(path)),\"bytes\":\(bytes.count),\"sha256\":\"\(digest)\"}", failed: false)
+                return LineResult(text: "{\"line\":\(number),\"status\":\"ok\",\"output\":\(JSONText.string(path)),\"bytes\":\(bytes.count),\"sha256\":\"\(digest)\"}", failed: false)
             }
             return LineResult(text: "{\"line\":\(number),\"status\":\"ok\",\"format\":\"\(fileExtension)\",\"data\":\"\(Data(bytes).base64EncodedString())\",\"bytes\":\(bytes.count),\"sha256\":\"\(digest)\"}", failed: false)
         } catch let error as InputFailure {

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+import Benchmark
+import BenchmarkFixtures
+import SignatureInk
+
+// One iteration processes every sample of the real-ink fixture once, so
+// samples per second = Fixtures.sampleCount * throughput (iterations per second).
+let benchmarks: @Sendable () -> Void = {
+    let signatures = Fixtures.signatures
+    let n = Fixtures.sampleCount
+    let metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .throughput, .mallocCountTotal]
+    let config = Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(5), maxIterations: 1000)
+
+    // The whole streaming path, sample by sample: repair, 1 Euro filter, width, curve, live outline pieces
+    // after every sample, then the final outline.
+    Benchmark("Streaming: builder + smoothing + width + live and final outline (\(n) samples)",
+              configuration: config) { benchmark in
+        var builder = StrokeBuilder()
+        var live = Path()
+        var final = Path()
+        live.reserveCapacity(1 << 16)
+        final.reserveCapacity(1 << 16)
+        // Warm the buffers so the measured loop is the steady state.
+        for sig in signatures { for stroke in sig.strokes { run(stroke, &builder, &live, &final) } }
+        benchmark.startMeasurement()
+        for sig in signatures {
+            for stroke in sig.strokes { run(stroke, &builder, &live, &final) }
+        }
+        benchmark.stopMeasurement()
+        blackHole(final)
+    }
+
+    // The same, with the live view drawing once per 16 ms display frame (what a real view does) instead of
+    // after every sample.
+    Benchmark("Streaming: builder + smoothing + width + outline, live piece per 16 ms frame (\(n) samples)",
+              configuration: config) { benchmark in
+        var builder = StrokeBuilder()
+        var live = Path()
+        var final = Path()
+        live.reserveCapacity(1 << 16)
+        final.reserveCapacity(1 << 16)
+        for sig in signatures { for stroke in sig.strokes { runFramed(stroke, &builder, &live, &final) } }
+        benchmark.startMeasurement()
+        for sig in signatures {
+            for stroke in sig.strokes { runFramed(stroke, &builder, &live, &final) }
+        }
+        benchmark.stopMeasurement()
+        blackHole(final)
+    }
+
+    // Whole strokes at once, as the renderer does for a saved signature.
+    Benchmark("Outliner: saved strokes to one outline path (\(n) samples)", configuration: config) { benchmark in
+        var outliner = Outliner()
+        var path = Path()
+        path.reserveCapacity(1 << 17)
+        for sig in signatures { for stroke in sig.strokes { outliner.appendOutline(of: stroke, to: &path) } }
+        benchmark.startMeasurement()
+        for sig in signatures {
+            path.removeAll(keepingCapacity: true)
+            for stroke in sig.strokes { outliner.appendOutline(of: stroke, to: &path) }
+        }
+        benchmark.stopMeasurement()
+        blackHole(path)
+    }
+
+    // Stage breakdown: smoothing + width + curve construction alone.
+    Benchmark("Stage: InkStream (1 Euro + width + curves) (\(n) samples)", configuration: config) { benchmark in
+        var stream = InkStream()
+        stream.reserveCapacity(4096)
+        var count = 0
+        for sig in signatures {
+            for stroke in sig.strokes {
+                stream.reset()
+                for s in stroke { stream.append(s) }
+                stream.finish()
+                count += stream.points.count
+            }
+        }
+        blackHole(count)
+    }
+
+    // Stage breakdown: the outline alone, from ink points computed beforehand.
+    let inkStrokes: [([InkPoint], Bool)] = signatures.flatMap { sig in
+        sig.strokes.map { stroke -> ([InkPoint], Bool) in
+            var stream = InkStream()
+            for s in stroke { stream.append(s) }
+            stream.finish()
+            return (stream.points, stream.isDot)
+        }
+    }
+    Benchmark("Stage: outline from ink points (\(n) samples)", configuration: config) { benchmark in
+        var outliner = Outliner()
+        var path = Path()
+        path.reserveCapacity(1 << 17)
+        for (points, dot) in inkStrokes { outliner.appendOutline(of: points, isDot: dot, to: &path) }
+        path.removeAll(keepingCapacity: true)
+        benchmark.startMeasurement()
+        for (points, dot) in inkStrokes { outliner.appendOutline(of: points, isDot: dot, to: &path) }
+        benchmark.stopMeasurement()
+        blackHole(path)
+    }
+
+    // The convenience API, allocating its result.
+    Benchmark("Signature.outlinePath() (\(n) samples)", configuration: config) { benchmark in
+        for sig in signatures { blackHole(sig.outlinePath()) }
+    }
+}
+
+@inline(__always)
+func run(_ stroke: ArraySlice<InkSample>, _ builder: inout StrokeBuilder, _ live: inout Path, _ final: inout Path) {
+    live.removeAll(keepingCapacity: true)
+    final.removeAll(keepingCapacity: true)
+    var it = stroke.makeIterator()
+    guard let first = it.next() else { return }
+    builder.begin(first)
+    builder.appendNewGeometry(to: &live)
+    while let s = it.next() {
+        builder.add(s)
+        builder.appendNewGeometry(to: &live)
+    }
+    builder.end()
+    builder.appendNewGeometry(to: &live)
+    builder.appendOutline(to: &final)
+}
+
+/// One stroke through the builder, draining the live geometry whenever a 16 ms frame has passed.
+@inline(__always)
+func runFramed(_ stroke: ArraySlice<InkSample>, _ builder: inout StrokeBuilder, _ live: inout Path,
+               _ final: inout Path) {
+    live.removeAll(keepingCapacity: true)
+    final.removeAll(keepingCapacity: true)
+    var it = stroke.makeIterator()
+    guard let first = it.next() else { return }
+    builder.begin(first)
+    var frameEnd = first.t + 16
+    while let s = it.next() {
+        builder.add(s)
+        if s.t >= frameEnd {
+            builder.appendNewGeometry(to: &live)
+            frameEnd = s.t + 16
+        }
+    }
+    builder.end()
+    builder.appendNewGeometry(to: &live)
+    builder.appendOutline(to: &final)
+}

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+public import SignatureInk
+
+/// A signature as a form shows it: the ink over a line, the signer's name under the line on the left and the
+/// date on the right.
+///
+/// ResearchKit's consent PDF draws the same block with the signature as a raster image; this one stays vector
+/// in PDF. The ink is fitted into the space above the line (keeping its aspect, centred), in the renderer
+/// options' colour and opacity.
+public struct SignatureBlock: Sendable {
+    /// The signature drawn over the line.
+    public var signature: Signature
+    /// The signer's name, written under the line on the left; empty for none.
+    public var signerName: String
+    /// The date written under the line on the right, or `nil` for none.
+    public var date: String?
+    /// Pen, colours and opacity of the ink; its box, framing and decorations are not used.
+    public var options: RenderOptions
+    /// Colour of the line; default `#757575`.
+    public var lineColor: Color
+    /// Colour of the name and date; default `#212121`.
+    public var textColor: Color
+
+    /// The pattern of the default date: the calendar date of the capture, `yyyy-MM-dd`.
+    public static let defaultDateFormat = try! TimestampFormat(pattern: "yyyy-MM-dd")
+
+    /// Creates a block.
+    /// - Parameters:
+    ///   - signature: the signature.
+    ///   - signerName: the name under the line, default empty.
+    ///   - date: the date text; default the capture date (UTC) as `yyyy-MM-dd`, or none when the signature has
+    ///     no `startTime`.
+    ///   - options: pen, colours and opacity, default ``RenderOptions/init(scale:penColor:background:penStyle:penWidth:padding:box:framing:opacity:decorations:dpi:)``
+    ///     with a padding of 4.
+    ///   - lineColor: line colour, default `#757575`.
+    ///   - textColor: text colour, default `#212121`.
+    public init(signature: Signature, signerName: String = "", date: String? = nil,
+                options: RenderOptions = RenderOptions(padding: 4),
+                lineColor: Color = Color(red: 0x75, green: 0x75, blue: 0x75),
+                textColor: Color = Color(red: 0x21, green: 0x21, blue: 0x21)) {
+        self.signature = signature
+        self.signerName = signerName
+        self.date = date ?? signature.startTime.flatMap { Self.defaultDateFormat.string(millisecondsSince1970: $0) }
+        self.options = options
+        self.lineColor = lineColor
+        self.textColor = textColor
+    }
+
+    /// Font size of the name and date for a block `height` units tall: a tenth of it, within 6...11.
+    static func fontSize(height: Double) -> Double { Swift.min(11, Swift.max(6, height / 10)) }
+
+    /// The y of the line in a block `height` units tall, measured from its top.
+    static func lineY(height: Double) -> Double { height - fontSize(height: height) * 2 }
+
+    /// Draws the block into a rectangle of a Cairo context.
+    /// - Parameters:
+    ///   - rect: where to draw, in the target's user space (points on a ``PDFDocument`` page); at least 24
+    ///     units tall and wide so the ink, line and text have room.
+    ///   - target: the context to draw into; its state is saved and restored.
+    /// - Throws: ``RenderError/invalidOption(option:message:)`` for a rectangle too small or a bad option,
+    ///   ``RenderError/cairo(_:)`` when Cairo fails.
+    public func draw(in rect: Rect, on target: CairoTarget) throws(RenderError) {
+        guard rect.width >= 24, rect.height >= 24, rect.width.isFinite, rect.height.isFinite,
+              rect.minX.isFinite, rect.minY.isFinite else {
+            throw .invalidOption(option: "rect", message: "a signature block needs at least 24 x 24 units, got \(rect.width) x \(rect.height)")
+        }
+        let size = Self.fontSize(height: rect.height), lineY = Self.lineY(height: rect.height)
+        var o = options
+        o.decorations = Decorations()
+        o.padding = Swift.min(o.padding, lineY / 6)
+        o.penWidth = Swift.min(o.penWidth, lineY / 4)
+        // The ink sits on the line: its box ends a little below it, as handwriting crosses the line.
+        let inkBox = Rect(x: rect.minX, y: rect.minY, width: rect.width, height: lineY + o.padding / 2)
+        try SignatureRenderer(options: o).draw(signature, in: inkBox, on: target, framing: .fit)
+
+        let context = try CairoContext(borrowing: target.unsafeContext)
+        context.save()
+        context.translate(rect.minX, rect.minY)
+        context.setSource(lineColor)
+        context.moveTo(Point(0, lineY))
+        context.lineTo(Point(rect.width, lineY))
+        context.strokeButt(width: 0.75)
+        context.setSource(textColor)
+        context.selectFont(size: size)
+        let baseline = lineY + size * 1.35
+        if !signerName.isEmpty { context.showText(signerName, at: Point(0, baseline)) }
+        if let date, !date.isEmpty { context.showText(date, at: Point(rect.width - context.textWidth(date), baseline)) }
+        context.restore()
+        try context.check()
+    }
+
+    /// The block alone as a one-page vector PDF.
+    /// - Parameters:
+    ///   - width: page width in points, in `24...14400`; default 288 (4 inches).
+    ///   - height: page height in points, in `24...14400`; default 108 (1.5 inches).
+    /// - Returns: the bytes of a PDF file dated with the capture time (see ``PDFDocument``).
+    /// - Throws: ``RenderError`` for a bad size or option, or when Cairo fails.
+    public func pdf(width: Double = 288, height: Double = 108) throws(RenderError) -> [UInt8] {
+        let document = PDFDocument(creationDate: SignatureRenderer.captureTime(of: signature))
+        try document.addRenderedPage(width: width, height: height) { (page) throws(RenderError) in
+            try draw(in: Rect(x: 0, y: 0, width: width, height: height), on: page)
+        }
+        return try document.finish()
+    }
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+import SignatureInk
+
+/// Everything drawn over the background for one signature, in output units: the ink and its decorations.
+/// Built once per render and handed to whichever writer makes the output.
+struct Scene {
+    /// The output box and the placement of the ink.
+    var layout: Layout
+    /// The ink in output units.
+    var ink: InkGeometry
+    /// Colours, opacity and decorations.
+    var options: RenderOptions
+    /// The timestamp to write, already formatted, or `nil` for none.
+    var timestamp: String?
+
+    /// Lays out and builds the ink of `signature`.
+    init(_ signature: Signature, options: RenderOptions) {
+        self.init(signature, options: options, layout: Layout.make(for: signature, options: options))
+    }
+
+    /// Builds the ink of `signature` placed by `layout`.
+    init(_ signature: Signature, options: RenderOptions, layout: Layout) {
+        self.layout = layout
+        self.options = options
+        self.ink = InkGeometry.make(signature, layout: layout, options: options)
+        if let format = options.decorations.timestamp, let start = signature.startTime {
+            timestamp = format.string(millisecondsSince1970: start)
+        } else {
+            timestamp = nil
+        }
+    }
+
+    /// Whether only the ink is drawn, in one colour: the output is then a coverage image.
+    var isInkOnly: Bool {
+        let d = options.decorations
+        return !d.signatureLine && !d.xMark && (d.watermark ?? "").isEmpty && timestamp == nil
+    }
+
+    /// The decoration positions for this box.
+    var decorationLayout: DecorationLayout { DecorationLayout(width: layout.width, height: layout.height) }
+
+    /// Draws the scene (not the background) on a context whose user space is in output units. With an opacity
+    /// below 1 everything is drawn into one group painted at that opacity, so overlaps do not darken.
+    func draw(on context: CairoContext) {
+        let grouped = options.opacity < 1
+        if grouped { context.pushGroup() }
+        drawDecorationsBehind(on: context)
+        context.setSource(options.penColor)
+        context.append(ink.path)
+        context.fillNonZero()
+        if grouped { context.popGroupAndPaint(alpha: options.opacity) }
+    }
+
+    private func drawDecorationsBehind(on context: CairoContext) {
+        let d = options.decorations, at = decorationLayout
+        if let text = d.watermark, !text.isEmpty {
+            context.setSource(d.watermarkColor)
+            context.selectFont(size: at.watermarkFontSize(text), bold: true)
+            let c = at.watermarkCenter(text)
+            context.showText(text, at: Point(c.x - context.textWidth(text) / 2, c.y))
+        }
+        if d.signatureLine {
+            context.setSource(d.lineColor)
+            context.moveTo(Point(at.lineStartX, at.lineY))
+            context.lineTo(Point(at.lineEndX, at.lineY))
+            context.strokeButt(width: DecorationLayout.lineWidth)
+        }
+        if d.xMark {
+            context.setSource(d.lineColor)
+            for (a, b) in at.xMarkSegments { context.moveTo(a); context.lineTo(b) }
+            context.strokeRound(width: DecorationLayout.xMarkWidth)
+        }
+        if let timestamp {
+            context.setSource(d.textColor)
+            context.selectFont(size: at.timestampFontSize)
+            let anchor = at.timestampAnchor(belowLine: d.signatureLine)
+            context.showText(timestamp, at: Point(anchor.x - context.textWidth(timestamp), anchor.y))
+        }
+    }
+}

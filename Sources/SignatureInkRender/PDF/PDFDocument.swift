@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// A vector PDF document built page by page through Cairo, held in memory.
+///
+/// A form renderer draws its own content on each page through the page's ``CairoTarget`` (with its own Cairo
+/// calls on ``CairoTarget/unsafeContext``) and places signatures with ``SignatureRenderer/draw(_:in:on:)`` or
+/// ``SignatureBlock/draw(in:on:)``:
+///
+/// ```swift
+/// let document = PDFDocument()
+/// try document.addPage(width: 595, height: 842) { page in
+///     try SignatureBlock(signature: signature, signerName: "Ada Lovelace")
+///         .draw(in: Rect(x: 72, y: 600, width: 240, height: 120), on: page)
+/// }
+/// let bytes = try document.finish()
+/// ```
+///
+/// Not thread-safe: use one document from one task.
+public final class PDFDocument {
+    private let sink = PDFSink()
+    private var surface: CairoSurface?
+    private var context: CairoContext?
+    private let title: String?
+    private let creationDate: String
+    private var finished = false
+
+    /// The creation date written when none is given, so documents do not depend on the clock.
+    public static let defaultCreationDate = "2000-01-01T00:00:00Z"
+
+    /// Creates an empty document.
+    /// - Parameters:
+    ///   - title: the document title, or `nil` for none; default `nil`.
+    ///   - creationDate: creation and modification date as ISO 8601 (`2026-01-31T12:00:00Z`), or `nil` for
+    ///     ``defaultCreationDate``; default `nil`.
+    public init(title: String? = nil, creationDate: String? = nil) {
+        self.title = title
+        self.creationDate = creationDate ?? Self.defaultCreationDate
+    }
+
+    /// Adds a page and lets `draw` fill it.
+    /// - Parameters:
+    ///   - width: page width in points (1/72 inch), in `1...14400` (PDF's 200-inch limit).
+    ///   - height: page height in points, in `1...14400`.
+    ///   - draw: draws the page through a target whose user space is in points, origin at the top left,
+    ///     y down. Borrow the target only for the call.
+    /// - Throws: what `draw` throws; else ``RenderError`` for a bad size, a finished document or a Cairo
+    ///   failure.
+    public func addPage(width: Double, height: Double, _ draw: (CairoTarget) throws -> Void) throws {
+        guard !finished else { throw RenderError.invalidOption(option: "page", message: "the document is already finished") }
+        guard width.isFinite, height.isFinite, (1...14400).contains(width), (1...14400).contains(height) else {
+            throw RenderError.invalidOption(option: "page size", message: "\(width) x \(height) pt is outside 1...14400")
+        }
+        let context: CairoContext
+        if let existing = self.context, let surface {
+            surface.setPDFPageSize(width: width, height: height)
+            context = existing
+        } else {
+            let surface = try CairoSurface(pdfTo: sink, width: width, height: height)
+            surface.setPDFMetadata(.creator, SignatureRenderer.software)
+            surface.setPDFMetadata(.createDate, creationDate)
+            surface.setPDFMetadata(.modDate, creationDate)
+            if let title { surface.setPDFMetadata(.title, title) }
+            context = try CairoContext(surface: surface)
+            self.surface = surface
+            self.context = context
+        }
+        context.save()
+        do { try draw(CairoTarget(context: context)) } catch { context.restore(); throw error }
+        context.restore()
+        context.showPage()
+        try context.check()
+    }
+
+    /// ``addPage(width:height:_:)`` for the engine's own drawing, whose only errors are ``RenderError``s.
+    func addRenderedPage(width: Double, height: Double,
+                         _ draw: (CairoTarget) throws(RenderError) -> Void) throws(RenderError) {
+        do {
+            try addPage(width: width, height: height) { target in try draw(target) }
+        } catch let error as RenderError {
+            throw error
+        } catch {
+            throw .cairo("\(error)")
+        }
+    }
+
+    /// Ends the document and returns its bytes. The document takes no more pages afterwards.
+    /// - Returns: the PDF file.
+    /// - Throws: ``RenderError/invalidOption(option:message:)`` when no page was added or it is already
+    ///   finished; ``RenderError/cairo(_:)`` when Cairo fails to write it.
+    public func finish() throws(RenderError) -> [UInt8] {
+        guard !finished else { throw RenderError.invalidOption(option: "page", message: "the document is already finished") }
+        guard let surface else { throw .invalidOption(option: "page", message: "a PDF needs at least one page") }
+        finished = true
+        context = nil
+        self.surface = nil
+        try surface.finish()
+        return sink.bytes
+    }
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+import SignatureInk
+
+/// Writes a ``Scene`` as a standalone SVG document whose `viewBox` is the output box in output units.
+struct SVGWriter {
+    /// The path data writer (precision).
+    var pathData = SVGPathData(decimals: 1)
+    /// One `<path>` per stroke instead of one for the whole signature.
+    var pathPerStroke = false
+    /// CSS pixels per output unit, for the `width` and `height` attributes.
+    var cssPixelsPerUnit = 1.0
+
+    func document(_ scene: Scene) -> String {
+        let w = scene.layout.width, h = scene.layout.height
+        let o = scene.options, d = o.decorations
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.number(w * cssPixelsPerUnit))\""
+            + " height=\"\(Self.number(h * cssPixelsPerUnit))\" viewBox=\"0 0 \(Self.number(w)) \(Self.number(h))\">\n"
+        if o.background.alpha > 0 {
+            out += "<rect width=\"\(Self.number(w))\" height=\"\(Self.number(h))\"\(Self.paint("fill", o.background))/>\n"
+        }
+        let grouped = o.opacity < 1
+        if grouped { out += "<g opacity=\"\(Self.number(o.opacity, decimals: 3))\">\n" }
+        let at = scene.decorationLayout
+        if let text = d.watermark, !text.isEmpty {
+            let c = at.watermarkCenter(text)
+            out += "<text x=\"\(Self.number(c.x))\" y=\"\(Self.number(c.y))\" font-family=\"sans-serif\""
+                + " font-weight=\"bold\" font-size=\"\(Self.number(at.watermarkFontSize(text)))\" text-anchor=\"middle\""
+                + "\(Self.paint("fill", d.watermarkColor))>\(Self.escape(text))</text>\n"
+        }
+        if d.signatureLine {
+            var line = Path()
+            line.move(to: Point(at.lineStartX, at.lineY))
+            line.line(to: Point(at.lineEndX, at.lineY))
+            out += "<path fill=\"none\"\(Self.paint("stroke", d.lineColor)) stroke-width=\"\(Self.number(DecorationLayout.lineWidth))\""
+                + " d=\"\(pathData.encode(line))\"/>\n"
+        }
+        if d.xMark {
+            var x = Path()
+            for (a, b) in at.xMarkSegments { x.move(to: a); x.line(to: b) }
+            out += "<path fill=\"none\"\(Self.paint("stroke", d.lineColor)) stroke-width=\"\(Self.number(DecorationLayout.xMarkWidth))\""
+                + " stroke-linecap=\"round\" d=\"\(pathData.encode(x))\"/>\n"
+        }
+        if let t = scene.timestamp {
+            let a = at.timestampAnchor(belowLine: d.signatureLine)
+            out += "<text x=\"\(Self.number(a.x))\" y=\"\(Self.number(a.y))\" font-family=\"sans-serif\""
+                + " font-size=\"\(Self.number(at.timestampFontSize))\" text-anchor=\"end\"\(Self.paint("fill", d.textColor))>"
+                + "\(Self.escape(t))</text>\n"
+        }
+        out += ink(scene.ink, color: o.penColor)
+        if grouped { out += "</g>\n" }
+        out += "</svg>\n"
+        return out
+    }
+
+    /// The ink as filled `<path>` elements, non-zero rule (SVG's default).
+    private func ink(_ ink: InkGeometry, color: Color) -> String {
+        let fill = "fill=\"\(Color(red: color.red, green: color.green, blue: color.blue).description)\""
+        let opaque = color.alpha == 255
+        let alpha = Self.number(Double(color.alpha) / 255, decimals: 3)
+        let strokes = ink.strokeRanges.indices.filter { !ink.strokeRanges[$0].isEmpty }
+        guard pathPerStroke, strokes.count > 1 else {
+            guard !ink.path.isEmpty else { return "" }
+            // One path: a translucent ink is one fill, so overlaps cannot darken.
+            let opacity = opaque ? "" : " fill-opacity=\"\(alpha)\""
+            return "<path \(fill)\(opacity) d=\"\(pathData.encode(ink.path))\"/>\n"
+        }
+        // Several paths: a translucent ink goes on a group, so overlaps between strokes cannot darken.
+        var out = opaque ? "<g \(fill)>\n" : "<g \(fill) opacity=\"\(alpha)\">\n"
+        for i in strokes { out += "<path d=\"\(pathData.encode(ink.strokePath(i)))\"/>\n" }
+        return out + "</g>\n"
+    }
+
+    /// ` fill="#rrggbb"` (or stroke), with an opacity attribute when the colour is translucent.
+    static func paint(_ attribute: String, _ c: Color) -> String {
+        let rgb = Color(red: c.red, green: c.green, blue: c.blue).description
+        let s = " \(attribute)=\"\(rgb)\""
+        return c.alpha == 255 ? s : s + " \(attribute)-opacity=\"\(number(Double(c.alpha) / 255, decimals: 3))\""
+    }
+
+    /// A number with at most `decimals` decimals and no trailing zeros.
+    static func number(_ v: Double, decimals: Int = 2) -> String {
+        SVGPathData(decimals: decimals).format(Int((v * [1.0, 10, 100, 1000, 10000][decimals]).rounded()))
+            .replacingLeadingDot()
+    }
+
+    /// Text escaped for XML character data and attribute values.
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default:
+                // XML 1.0 has no control characters besides tab and newline.
+                if ch.value < 0x20 && ch != "\t" && ch != "\n" { continue }
+                out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+}
+
+private extension String {
+    /// `.5` as `0.5` for attributes, which some XML tools read more happily; `-.5` as `-0.5`.
+    func replacingLeadingDot() -> String {
+        if hasPrefix(".") { return "0" + self }
+        if hasPrefix("-.") { return "-0" + dropFirst() }
+        return self
+    }
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import InkTestSupport
+import SignatureInk
+@testable import SignatureInkRender
+import Testing
+
+@Suite struct SVGPathDataTests {
+    let writer = SVGPathData(decimals: 1)
+
+    @Test func numbersAreShortest() {
+        #expect(writer.format(0) == "0")
+        #expect(writer.format(5) == ".5")
+        #expect(writer.format(-5) == "-.5")
+        #expect(writer.format(30) == "3")
+        #expect(writer.format(-12) == "-1.2")
+        #expect(SVGPathData(decimals: 2).format(1205) == "12.05")
+        #expect(SVGPathData(decimals: 2).format(1250) == "12.5")
+    }
+
+    @Test func commandsAreRelativeAndCompact() {
+        var p = Path()
+        p.move(to: Point(10, 20))
+        p.line(to: Point(15, 20))       // h
+        p.line(to: Point(15, 10.5))     // v
+        p.line(to: Point(14.5, 10))     // l with two negative numbers
+        p.line(to: Point(15, 10.5))     // implicit l: ".5.5"
+        p.line(to: Point(15.02, 10.51)) // rounds to no move: left out
+        p.curve(to: Point(25, 10.5), control1: Point(18, 5), control2: Point(22, 5))
+        p.close()
+        p.move(to: Point(12, 22))
+        p.line(to: Point(13, 23))
+        #expect(writer.encode(p) == "m10 20h5v-9.5l-.5-.5.5.5c3-5.5 7-5.5 10 0zm2 2 1 1")
+    }
+
+    @Test func aLoneMoveAndZeroLineKeepsADot() {
+        let p = Path([.move(Point(3, 4)), .line(Point(3, 4))])
+        #expect(writer.encode(p) == "m3 4 0 0")
+    }
+
+    @Test func roundingNeverAccumulates() {
+        var rng = SeededRandom(seed: 7)
+        for decimals in 0...3 {
+            let w = SVGPathData(decimals: decimals)
+            var p = Path()
+            var at = Point(rng.uniform(0...600), rng.uniform(0...300))
+            p.move(to: at)
+            for i in 0..<3000 {
+                // At least 1.5 units a step, so no command rounds to nothing and is left out.
+                let dx = (1.5 + abs(rng.gaussian(deviation: 3))) * (Bool.random(using: &rng) ? 1 : -1)
+                at += Point(dx, rng.gaussian(deviation: 3))
+                if i % 3 == 0 {
+                    p.curve(to: at, control1: at + Point(1.13, -2.71), control2: at + Point(-0.37, 0.77))
+                } else {
+                    p.line(to: at)
+                }
+            }
+            let back = SVGInspection.polylines(w.encode(p), segments: 1).joined()
+            let ends = p.endPoints
+            let bound = 0.5 * w.step * 2.0.squareRoot() + 1e-9
+            // With one segment per cubic the read-back holds exactly one point per command end.
+            #expect(back.count == ends.count)
+            var worst = 0.0
+            for (a, b) in zip(back, ends) { worst = max(worst, a.distance(to: b)) }
+            #expect(worst <= bound, "decimals \(decimals): \(worst) > \(bound)")
+        }
+    }
+}
+
+@Suite struct SVGDocumentTests {
+    @Test func oneCanvasSizedDocumentWithOnePathByDefault() throws {
+        let s = try Fixtures.sample("long-name")
+        let svg = SVGInspection(try SignatureRenderer().svg(s))
+        #expect(svg.text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"600\" height=\"300\" viewBox=\"0 0 600 300\">"))
+        #expect(svg.pathData.count == 1)
+        #expect(!svg.text.contains("<g"))
+    }
+
+    @Test func onePathPerStrokeOnRequest() throws {
+        let s = try Fixtures.sample("long-name")
+        let svg = SVGInspection(try SignatureRenderer().svg(s, pathPerStroke: true))
+        #expect(svg.pathData.count == s.strokeCount)
+    }
+
+    @Test(arguments: ["long-name", "fast-scribble", "dotted-i", "pressure"])
+    func theSVGOutlineIsWithinAQuarterUnitOfTheRasterOutline(sample: String) throws {
+        let s = try Fixtures.sample(sample)
+        let svg = SVGInspection(try SignatureRenderer().svg(s))
+        let drawn = svg.pathData.flatMap { SVGInspection.polylines($0, segments: 12) }
+        let filled = Scene(s, options: RenderOptions()).ink.path.flattened(segments: 12)
+        #expect(drawn.count == filled.count)
+        // Both ways: every point of each outline is near the other.
+        let a = drawn.joined().map { Self.distance(from: $0, to: filled) }.max() ?? .infinity
+        let b = filled.joined().map { Self.distance(from: $0, to: drawn) }.max() ?? .infinity
+        #expect(a <= 0.25 && b <= 0.25, "\(a), \(b)")
+    }
+
+    /// Distance from `p` to the nearest segment of any polyline.
+    static func distance(from p: Point, to polylines: [[Point]]) -> Double {
+        var best = Double.infinity
+        for line in polylines {
+            for (a, b) in zip(line, line.dropFirst()) {
+                let ab = b - a, l2 = ab.lengthSquared
+                let t = l2 > 0 ? max(0, min(1, (p - a).dot(ab) / l2)) : 0
+                best = min(best, p.distance(to: a + ab * t))
+            }
+            if line.count == 1 { best = min(best, p.distance(to: line[0])) }
+        }
+        return best
+    }
+
+    @Test func croppedAndFittedDocumentsHaveTheLayoutsBox() throws {
+        let s = try Fixtures.sample("long-name")
+        let crop = SVGInspection(try SignatureRenderer(options: RenderOptions(framing: .crop)).svg(s))
+        let layout = Layout.make(for: s, options: RenderOptions(framing: .crop))
+        #expect(crop.viewBox.count == 4)
+        #expect(abs(crop.viewBox[2] - layout.width) < 0.01 && abs(crop.viewBox[3] - layout.height) < 0.01)
+        let points = crop.pathData.flatMap { SVGInspection.polylines($0) }.joined()
+        let bounds = try #require(Rect(bounding: points))
+        // The outline reaches at most the widest half-width (1.5) past the samples, which sit at 16 + 1.5.
+        #expect(bounds.minX >= 15.95 && bounds.minX <= 17.55 && bounds.minY >= 15.95 && bounds.minY <= 17.55)
+
+        let fit = SVGInspection(try SignatureRenderer(options: RenderOptions(box: OutputSize(width: 200, height: 200), framing: .fit)).svg(s))
+        #expect(fit.viewBox == [0, 0, 200, 200])
+        let fb = try #require(Rect(bounding: fit.pathData.flatMap { SVGInspection.polylines($0) }.joined()))
+        #expect(fb.minX >= 15.95 && fb.maxX <= 184.05 && fb.minY >= 15.95 && fb.maxY <= 184.05)
+        #expect(fb.minX < 17.55 || fb.minY < 17.55)
+    }
+
+    @Test func viewModeIsAnOpacityGroup() throws {
+        let s = try Fixtures.sample("short-name")
+        let svg = try SignatureRenderer(options: RenderOptions().viewMode()).svg(s, pathPerStroke: true)
+        #expect(svg.contains("<g opacity=\"0.5\">"))
+        let translucent = try SignatureRenderer(options: RenderOptions(penColor: Color(hex: "#00000080")!)).svg(s, pathPerStroke: true)
+        #expect(translucent.contains("opacity=\"0.502\""))
+    }
+
+    @Test func decorationsAndEscapedText() throws {
+        let o = RenderOptions(background: .white, decorations: Decorations(
+            signatureLine: true, xMark: true, watermark: "<Draft & \"copy\">", timestamp: .iso8601))
+        let svg = SVGInspection(try SignatureRenderer(options: o).svg(Fixtures.cross))
+        #expect(svg.text.contains("&lt;Draft &amp; &quot;copy&quot;&gt;"))
+        #expect(svg.text.contains(">2024-12-30T12:00:00Z</text>"))
+        #expect(svg.text.contains("<rect width=\"100\" height=\"50\" fill=\"#ffffff\"/>"))
+        #expect(svg.pathData.count == 3)  // line, X, ink
+    }
+
+    @Test func physicalSizeFollowsTheResolution() throws {
+        let svg = try SignatureRenderer(options: RenderOptions(dpi: 192)).svg(Fixtures.cross)
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"50\" height=\"25\" viewBox=\"0 0 100 50\">"))
+    }
+
+    @Test func theSameInputGivesTheSameText() throws {
+        let s = try Fixtures.sample("long-name")
+        #expect(try SignatureRenderer().svg(s) == SignatureRenderer().svg(s))
+    }
+}
