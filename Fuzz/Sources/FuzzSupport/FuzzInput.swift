@@ -87,11 +87,26 @@ public enum FuzzInput {
         }
     }
 
-    /// Renders `signature` to PNG within ``renderLimits``; a thrown ``RenderError`` is a correct answer.
+    /// Renders `signature` to PNG, SVG and PDF within ``renderLimits``; a thrown ``RenderError`` is a correct
+    /// answer, and a PNG must be refused exactly when its size is over the limits.
     public static func render(_ signature: Signature) {
+        let renderer = SignatureRenderer(limits: renderLimits)
         do {
-            let png = try SignatureRenderer(limits: renderLimits).png(signature)
-            require(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "the output is not a PNG")
+            let png = try renderer.png(signature)
+            require(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "the output is not a PNG")
+        } catch {
+            require(!error.description.isEmpty, "a render error without a message")
+        }
+        do {
+            let svg = try renderer.svg(signature)
+            require(svg.hasPrefix("<svg") || svg.hasPrefix("<?xml"), "the output is not an SVG document")
+            require(!svg.contains("nan") && !svg.contains("inf"), "the SVG holds a number that is not finite")
+        } catch {
+            require(!error.description.isEmpty, "a render error without a message")
+        }
+        do {
+            let pdf = try renderer.pdf(signature)
+            require(pdf.starts(with: Array("%PDF-".utf8)), "the output is not a PDF")
         } catch {
             require(!error.description.isEmpty, "a render error without a message")
         }
