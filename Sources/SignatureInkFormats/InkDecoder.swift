@@ -38,6 +38,7 @@ public struct DecodeResult: Sendable {
 /// | missing or mistyped field | ``FormatError/field(path:message:)`` naming it, such as `[2].points[5].x` |
 /// | NaN or infinite number | an error naming the value (JSON has no NaN: a syntax error there) |
 /// | coordinate beyond ``DecodingLimits/maxCoordinate`` | ``FormatError/field(path:message:)`` |
+/// | canvas side not over 0 or beyond ``DecodingLimits/maxCoordinate``, or units per inch outside `0.001...1000000` | ``FormatError/field(path:message:)`` (or a syntax error in InkML) |
 /// | negative timestamp, or after the year 5138 (`1e14` ms) | ``FormatError/field(path:message:)`` |
 /// | start time (a format's time base plus the first time) before 1970 or after 5138 | ``FormatError/field(path:message:)`` |
 /// | timestamp jumping over an hour inside a stroke | ``FormatError/field(path:message:)`` (corrupt clock) |

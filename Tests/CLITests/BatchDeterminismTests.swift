@@ -18,17 +18,19 @@ import Testing
         return out
     }
 
-    @Test func oneJobAndTwoJobsWriteTheSameBytes() throws {
+    @Test(arguments: ["png", "svg", "pdf"])
+    func oneJobAndTwoJobsWriteTheSameBytes(format: String) throws {
         let dir = try TemporaryDirectory()
         let inputs = [TestData.sampleStrokes.path, TestData.realInk.path]
         var runs: [(status: Int32, stderr: String, files: [String: Data])] = []
         for (name, jobs) in [("a", "1"), ("b", "2"), ("c", "2")] {
             let r = try CLIRunner.run(["render"] + inputs + ["--include", "*.json", "--out-dir", dir.path(name),
-                                                              "--jobs", jobs, "--quiet"])
+                                                              "--format", format, "--jobs", jobs, "--quiet"])
             runs.append((r.status, r.stderr, try outputs(below: dir.path(name))))
         }
         // The deliberately corrupt real files fail the same way in every run; everything else is written.
         #expect(runs[0].files.count >= 24)
+        #expect(runs[0].files.keys.allSatisfy { $0.hasSuffix("." + format) })
         for run in runs.dropFirst() {
             #expect(run.status == runs[0].status)
             #expect(run.stderr == runs[0].stderr)

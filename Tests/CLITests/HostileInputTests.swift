@@ -58,7 +58,7 @@ import Testing
         ("--max-strokes", "1", "stroke count 2 exceeds the limit of 1"),
         ("--max-stroke-samples", "2", "samples in stroke 1 3 exceeds the limit of 2"),
         ("--max-samples", "4", "sample count 5 exceeds the limit of 4"),
-        ("--max-coordinate", "50", "coordinate 70.0 exceeds the limit of 50.0"),
+        ("--max-coordinate", "65", "coordinate 70.0 exceeds the limit of 65.0"),
     ])
     func everyDecodingLimitHasAFlag(flag: String, value: String, message: String) throws {
         let dir = try TemporaryDirectory()
@@ -88,6 +88,29 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stderr.contains("huge.json: output side in pixels 100000 exceeds the limit of 32767"), "\(r.stderr)")
         #expect(try everything(in: dir) == ["huge.json"])
+    }
+
+    @Test(arguments: ["png", "svg", "pdf"])
+    func anAbsurdCanvasIsRefusedInEveryOutputFormat(format: String) throws {
+        let dir = try TemporaryDirectory()
+        for canvas in [#"{"width":1e300,"height":10}"#, #"{"width":100,"height":10,"unitsPerInch":1e-300}"#] {
+            let path = try dir.write("odd.json", Self.native(canvas: canvas))
+            let r = try CLIRunner.run(["render", path, "-o", dir.path("odd.\(format)")])
+            #expect(r.status == 1, "\(canvas) as \(format): \(r.stderr)")
+            #expect(r.stderr.contains("odd.json: canvas"), "\(r.stderr)")
+            #expect(try everything(in: dir) == ["odd.json"])
+        }
+        // The largest canvas the decoder accepts is too large for a PNG (pixels) and a PDF (page size), which
+        // refuse it before any work; an SVG is a few hundred bytes at any size.
+        let path = try dir.write("odd.json", Self.native(canvas: #"{"width":10000000,"height":10000000}"#))
+        let r = try CLIRunner.run(["render", path, "-o", dir.path("odd.\(format)")])
+        if format == "svg" {
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try everything(in: dir) == ["odd.json", "odd.svg"])
+        } else {
+            #expect(r.status == 1, "\(format): \(r.stderr)")
+            #expect(try everything(in: dir) == ["odd.json"])
+        }
     }
 
     @Test func maxPixelsAndMaxSideAreConfigurable() throws {

@@ -64,6 +64,28 @@ import SignatureInkFormats
         #expect(decodeError(data, as: format, limits: DecodingLimits(maxCoordinate: 150)) == nil, "\(format)")
     }
 
+    @Test(arguments: [#"{"width":1e300,"height":10}"#, #"{"width":10,"height":10000001}"#, #"{"width":0,"height":10}"#,
+                      #"{"width":10,"height":10,"unitsPerInch":1e-300}"#, #"{"width":10,"height":10,"unitsPerInch":1e300}"#])
+    func aNativeCanvasBeyondTheLimitsIsAFieldError(canvas: String) {
+        let json = #"{"format":"signature-ink","version":1,"canvas":\#(canvas),"channels":["x","y","t"],"strokes":[[[1,2,0]]]}"#
+        guard case let .field(path, _) = decodeError(Data(json.utf8)) else {
+            Issue.record("canvas \(canvas): expected a field error")
+            return
+        }
+        #expect(path.hasPrefix("canvas"))
+    }
+
+    @Test(arguments: ["1e300 10 96", "10 1e8 96", "10 10 1e-300", "10 10 0", "-5 10 96"])
+    func anInkMLCanvasBeyondTheLimitsIsAnError(canvas: String) {
+        let xml = "<ink><annotation type=\"signature-ink:canvas\">\(canvas)</annotation><trace>1 2</trace></ink>"
+        guard case let .syntax(line, column, message) = decodeError(Data(xml.utf8), as: .inkml) else {
+            Issue.record("canvas \(canvas): expected a syntax error")
+            return
+        }
+        #expect(line == 1 && column == 6)
+        #expect(message.contains("coordinate limit"))
+    }
+
     @Test func theDefaultsAreTheDocumentedOnes() {
         let d = DecodingLimits.default
         #expect(d.maxBytes == 64 << 20)

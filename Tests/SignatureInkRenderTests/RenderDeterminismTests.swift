@@ -6,7 +6,7 @@ import SignatureInkFormats
 import SignatureInkRender
 import Testing
 
-/// The same input and options give byte-identical output, on every real file and every sample.
+/// The same input and options give byte-identical PNG, SVG and PDF, on every real file and every sample.
 @Suite struct RenderDeterminismTests {
     /// Every stroke file of the real ink and of `SampleStrokes/`, by path.
     static func inputs() -> [String] {
@@ -37,14 +37,20 @@ import Testing
             #expect(throws: error) { try InkDecoder().decode(data) }
             return
         }
+        let fresh = try InkDecoder().decode(data).signature
         for options in [RenderOptions(), RenderOptions(scale: 2, background: Color(hex: "#ffffff")!)] {
             let renderer = SignatureRenderer(options: options)
-            let first = try renderer.png(signature)
-            let second = try renderer.png(signature)
-            #expect(first == second, "\(path)")
+            let png = try renderer.png(signature)
+            #expect(try renderer.png(signature) == png, "\(path): PNG")
             // A fresh decode of the same bytes renders the same image.
-            let again = try renderer.png(try InkDecoder().decode(data).signature)
-            #expect(first == again, "\(path)")
+            #expect(try renderer.png(fresh) == png, "\(path): PNG of a fresh decode")
+            let svg = try renderer.svg(signature)
+            #expect(try renderer.svg(signature) == svg, "\(path): SVG")
+            #expect(try renderer.svg(fresh) == svg, "\(path): SVG of a fresh decode")
+            // The PDF's dates are the capture time (or a fixed one), never the clock.
+            let pdf = try renderer.pdf(signature)
+            #expect(try renderer.pdf(signature) == pdf, "\(path): PDF")
+            #expect(try renderer.pdf(fresh) == pdf, "\(path): PDF of a fresh decode")
         }
     }
 }

@@ -127,6 +127,34 @@ import SignatureInkRender
         }
     }
 
+    @Test(arguments: [Double.nan, Double.infinity, 1e300, 0, -100])
+    func vectorOutputOfAnOddCanvasIsATypedErrorOrADocument(size: Double) {
+        // SVG and PDF allocate no pixels; an odd canvas built through the API must still not crash them.
+        for sig in [signature(canvas: size, 100), signature(canvas: 100, size)] {
+            do {
+                let svg = try SignatureRenderer().svg(sig)
+                #expect(svg.hasPrefix("<svg"))
+            } catch {
+                #expect(!error.description.isEmpty)
+            }
+            do {
+                let pdf = try SignatureRenderer().pdf(sig)
+                #expect(pdf.starts(with: Array("%PDF-".utf8)))
+            } catch {
+                #expect(!error.description.isEmpty)
+            }
+        }
+    }
+
+    @Test(arguments: [Double.nan, Double.infinity, -1e300, 1e300])
+    func anOddStartTimeFromTheAPIRendersWithoutADate(start: Double) throws {
+        let sig = Signature(strokes: [[InkSample(x: 1, y: 1, t: 0), InkSample(x: 5, y: 3, t: 8)]],
+                            canvas: Canvas(width: 20, height: 10), startTime: start)
+        let png = try DecodedPNG(SignatureRenderer().png(sig))
+        #expect(png.text["Creation Time"] == nil)
+        #expect(try SignatureRenderer().pdf(sig).starts(with: Array("%PDF-".utf8)))
+    }
+
     @Test func anEmptySignatureRendersABlankImage() throws {
         let onCanvas = try DecodedPNG(SignatureRenderer().png(Signature(canvas: Canvas(width: 300, height: 150))))
         #expect(onCanvas.width == 300 && onCanvas.height == 150)

@@ -28,6 +28,10 @@ struct InkAssembler {
     /// The largest gap between two samples of one stroke, in milliseconds (one hour): a pen does not stay
     /// down that long, so a larger gap means a corrupt timestamp (hwrt's `97705-low-time.json` has 3e11).
     static let maxGapInStroke = 3_600_000.0
+    /// The canvas resolutions accepted, in units per inch: from a unit of 1000 inches to one of 1/1,000,000
+    /// inch (device units go to about 5080 per inch; metres are 0.0254). Anything else is corrupt, and would
+    /// make a vector output's physical size overflow.
+    static let unitsPerInchRange = 0.001...1_000_000.0
 
     let limits: DecodingLimits
     private(set) var samples: [InkSample] = []

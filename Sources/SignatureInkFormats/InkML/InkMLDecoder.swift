@@ -257,8 +257,10 @@ struct InkMLDecoder {
                     let type = element.attribute("type") ?? "annotation"
                     if type == InkMLDecoder.canvasAnnotation {
                         let parts = element.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).compactMap { Double($0) }
-                        guard parts.count == 3, parts.allSatisfy({ $0.isFinite && $0 > 0 }) else {
-                            throw error(element, "a \(type) annotation holds \"width height unitsPerInch\", all > 0")
+                        guard parts.count == 3, parts[0] > 0, parts[1] > 0, parts[0] <= limits.maxCoordinate,
+                              parts[1] <= limits.maxCoordinate, InkAssembler.unitsPerInchRange.contains(parts[2]) else {
+                            throw error(element, "a \(type) annotation holds \"width height unitsPerInch\": sides over 0 "
+                                        + "up to the coordinate limit \(limits.maxCoordinate), units per inch in \(InkAssembler.unitsPerInchRange)")
                         }
                         canvas = Canvas(width: parts[0], height: parts[1], unitsPerInch: parts[2])
                     } else {

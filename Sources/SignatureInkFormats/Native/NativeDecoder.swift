@@ -18,7 +18,8 @@ public import SignatureInk
 /// This package writes the format, so the reader is strict and repairs nothing: each of these is a
 /// ``FormatError/field(path:message:)`` naming the value, where the other formats repair or skip:
 /// a time that is negative, beyond the year 5138 (`1e14` ms) or earlier than the previous sample's in
-/// its stroke; pressure outside `0...1`; an empty stroke; a `startTime` outside `0...1e14`. A document
+/// its stroke; pressure outside `0...1`; an empty stroke; a `startTime` outside `0...1e14`; a canvas
+/// side over ``DecodingLimits/maxCoordinate`` or `unitsPerInch` outside `0.001...1000000`. A document
 /// with no strokes is an empty signature here (``InkDecoder`` refuses it: nothing to draw).
 public struct NativeDecoder: Sendable {
     /// Bounds checked while decoding.
@@ -69,11 +70,12 @@ private struct NativeDocument: Decodable {
         var canvas: Canvas?
         if let f = try c.decodeIfPresent(CanvasFields.self, forKey: .canvas) {
             let upi = f.unitsPerInch ?? Canvas.cssPixelsPerInch
-            guard f.width > 0, f.height > 0, f.width.isFinite, f.height.isFinite else {
-                throw FormatError.field(path: "canvas", message: "width and height must be finite and > 0")
+            guard f.width > 0, f.height > 0, f.width <= limits.maxCoordinate, f.height <= limits.maxCoordinate else {
+                throw FormatError.field(path: "canvas", message: "width and height must be > 0 and at most the "
+                                        + "coordinate limit \(limits.maxCoordinate)")
             }
-            guard upi > 0, upi.isFinite else {
-                throw FormatError.field(path: "canvas.unitsPerInch", message: "must be finite and > 0")
+            guard InkAssembler.unitsPerInchRange.contains(upi) else {
+                throw FormatError.field(path: "canvas.unitsPerInch", message: "\(upi) is outside \(InkAssembler.unitsPerInchRange)")
             }
             canvas = Canvas(width: f.width, height: f.height, unitsPerInch: upi)
         }
