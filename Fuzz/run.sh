@@ -55,7 +55,7 @@ for target in $TARGETS; do
   mkdir -p "$corpus"
   seeds "$target" | while read -r f; do
     # Seeds larger than the fuzz limit (1 MiB) are left out; they would only test the size check.
-    [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] && cp "$f" "$corpus/seed-$(basename "$f")"
+    if [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ]; then cp "$f" "$corpus/seed-$(basename "$f")"; fi
   done
   dict=$(dictionary "$target")
   log=$OUT/$target.log
