@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import InkTestSupport
 import Testing
 import SignatureInk
 import SignatureInkFormats
@@ -219,6 +220,45 @@ import SignatureInkFormats
             return
         }
         #expect(message.contains("start time"))
+    }
+
+    /// An InkML document whose trace times count from a `timeString`.
+    private func inkML(timeString: String) -> Data {
+        Data(("<ink><timestamp xml:id=\"t0\" timeString=\"\(timeString)\"/><traceFormat><channel name=\"X\"/>"
+              + "<channel name=\"Y\"/><channel name=\"T\" respectTo=\"#t0\"/></traceFormat><trace>1 2 0, 3 4 10</trace></ink>").utf8)
+    }
+
+    @Test func aTimeStringWithAHugeFractionIsAnErrorNotACrash() throws {
+        // A fraction of hundreds of digits once crashed ICU (a division by zero) inside Foundation's formatter.
+        let long = "2024-05-06T07:08:09." + String(repeating: "2", count: 300) + "50Z"
+        #expect(decodeError(inkML(timeString: long), as: .inkml)
+                == .syntax(line: 1, column: 6, message: "timeString=\"2024-05-06T07:08:09.22222222222222222222\" is not an ISO 8601 date and time"))
+        let fuzzed = try Data(contentsOf: TestData.repositoryRoot.appendingPathComponent(
+            "Fuzz/Corpus/inkml/crash-icu-long-fraction-in-timestring.inkml"))
+        #expect(decodeError(fuzzed) != nil)
+    }
+
+    @Test(arguments: [
+        ("2024-05-06T07:08:09Z", 1_714_979_289_000.0),
+        ("2024-05-06T07:08:09.25Z", 1_714_979_289_250),
+        ("2024-05-06T07:08:09.123999Z", 1_714_979_289_123),
+        ("2024-05-06T09:08:09.5+02:00", 1_714_979_289_500),
+        ("2024-05-06T02:38:09-04:30", 1_714_979_289_000),
+        ("2024-02-29T00:00:00Z", 1_709_164_800_000),
+        ("1970-01-01T00:00:00Z", 0),
+    ])
+    func aTimeStringGivesTheStartTime(text: String, milliseconds: Double) throws {
+        #expect(try InkDecoder().decode(inkML(timeString: text)).signature.startTime == milliseconds)
+    }
+
+    @Test(arguments: ["2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-05-06T24:00:00Z", "2024-05-06 07:08:09Z",
+                      "2024-05-06T07:08:09", "2024-05-06T07:08:09.Z", "2024-05-06T07:08:09+2:00", "24-05-06T07:08:09Z"])
+    func aMalformedTimeStringIsAnError(text: String) {
+        guard case let .syntax(_, _, message) = decodeError(inkML(timeString: text), as: .inkml) else {
+            Issue.record("\(text): expected a syntax error")
+            return
+        }
+        #expect(message.contains("is not an ISO 8601 date and time"))
     }
 
     // MARK: Pressure

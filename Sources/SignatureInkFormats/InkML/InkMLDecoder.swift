@@ -178,13 +178,10 @@ struct InkMLDecoder {
                 return v
             }
             if let text = element.attribute("timeString") {
-                let formatter = ISO8601DateFormatter()
-                formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-                let plain = ISO8601DateFormatter()
-                guard let date = formatter.date(from: text) ?? plain.date(from: text) else {
+                guard let ms = ISO8601Time.millisecondsSince1970(text) else {
                     throw error(element, "timeString=\"\(text.prefix(40))\" is not an ISO 8601 date and time")
                 }
-                return date.timeIntervalSince1970 * 1000
+                return ms
             }
             if let ref = element.attribute("timestampRef") {
                 base = try timestamp(lookup(ref, "timestamp", from: element), depth: depth + 1)
