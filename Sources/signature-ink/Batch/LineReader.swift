@@ -30,7 +30,7 @@ struct LineReader {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = buffer[buffer.startIndex..<newline]
                 buffer.removeSubrange(buffer.startIndex...newline)
-                if skipped > 0 { return .tooLong(bytes: skipped + line.count) }
+                if skipped > 0 || line.count > maxBytes { return .tooLong(bytes: skipped + line.count) }
                 return .text(Data(line))
             }
             if buffer.count > maxBytes {
