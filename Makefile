@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SAMPLES := $(wildcard SampleStrokes/*.json)
 
-.PHONY: all deps build test demo bench bench-check bench-update fuzz clean
+.PHONY: all deps build test demo bench bench-check bench-update fuzz sanitize clean
 
 all: build
 
@@ -36,6 +36,18 @@ test: deps
 	@rm -f .build-log.txt
 	$(SWIFT) test
 
+# Builds the libFuzzer targets in Fuzz/ (one per decoder, auto-detection and rendering) and runs each for
+# FUZZ_SECONDS seconds from a seed corpus; a crash fails the run and leaves its input in fuzz-out/crashes/.
+FUZZ_SECONDS ?= 20
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) Fuzz/run.sh
+
+# Runs the tests under the address sanitizer and the thread sanitizer, each in its own build folder. Leaks inside
+# the toolchain's XCTest and Foundation are suppressed (Tests/lsan-suppressions.txt); any other leak fails.
+sanitize: deps
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
 # Renders every file in SampleStrokes/ to out/ as PNG.
 demo: build
 	@mkdir -p out
@@ -57,4 +69,4 @@ bench-update: deps
 	Benchmarks/ci/check.sh --update
 
 clean:
-	rm -rf .build out
+	rm -rf .build out .build-fuzz fuzz-out

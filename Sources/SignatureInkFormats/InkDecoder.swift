@@ -38,18 +38,22 @@ public struct DecodeResult: Sendable {
 /// | missing or mistyped field | ``FormatError/field(path:message:)`` naming it, such as `[2].points[5].x` |
 /// | NaN or infinite number | an error naming the value (JSON has no NaN: a syntax error there) |
 /// | coordinate beyond ``DecodingLimits/maxCoordinate`` | ``FormatError/field(path:message:)`` |
-/// | negative timestamp, or after the year 5000 | ``FormatError/field(path:message:)`` |
+/// | canvas side not over 0 or beyond ``DecodingLimits/maxCoordinate``, or units per inch outside `0.001...1000000` | ``FormatError/field(path:message:)`` (or a syntax error in InkML) |
+/// | negative timestamp, or after the year 5138 (`1e14` ms) | ``FormatError/field(path:message:)`` |
+/// | start time (a format's time base plus the first time) before 1970 or after 5138 | ``FormatError/field(path:message:)`` |
 /// | timestamp jumping over an hour inside a stroke | ``FormatError/field(path:message:)`` (corrupt clock) |
 /// | timestamp earlier than the previous sample's | raised to it; reported in ``DecodeResult/assumptions`` |
 /// | equal timestamps | kept |
 /// | pressure outside `0...1` | clamped; reported |
-/// | empty stroke | skipped; reported |
+/// | empty stroke (an empty InkML `<trace/>` too) | skipped; reported |
 /// | no samples at all | ``FormatError/field(path:message:)`` with an empty path: nothing to draw |
 /// | more bytes, strokes or samples than ``DecodingLimits`` allows | ``FormatError/limitExceeded(what:limit:actual:)`` |
-/// | XML with a DOCTYPE or entity declaration, too deep, or too long a name or value | a syntax error |
+/// | XML with a DOCTYPE or entity declaration, nested over 64 deep, over 1,000,000 elements, over 64 attributes on one element, a name over 256 bytes or an attribute value over 64 KiB | a syntax error with line and column |
+/// | JSON nested deeper than Foundation's parser allows | a syntax error |
 ///
 /// The native format is the exception: this package writes it, so ``NativeDecoder`` treats every bad
-/// value, including pressure outside `0...1`, as an error and repairs nothing.
+/// value, including pressure outside `0...1`, a backwards time and an empty stroke, as an error and
+/// repairs nothing.
 public struct InkDecoder: Sendable {
     /// Bounds checked before and while decoding.
     public var limits: DecodingLimits

@@ -30,7 +30,7 @@ struct Layout: Equatable {
     /// - ``Framing/fit``: the ink grown the same way, scaled to fit the box (else the canvas, else
     ///   ``defaultBox``) keeping its aspect, centred. Pen width and padding are not scaled.
     static func make(for signature: Signature, options: RenderOptions) -> Layout {
-        let ink = signature.bounds
+        let ink = finiteBounds(of: signature)
         let margin = options.padding + options.penWidth / 2  // the widest line or dot
         switch options.framing {
         case .crop:
@@ -54,6 +54,15 @@ struct Layout: Equatable {
         }
     }
 
+    /// The bounds of the samples with finite coordinates (the outliner skips the others), or `nil` for none.
+    static func finiteBounds(of signature: Signature) -> Rect? {
+        var r: Rect?
+        for s in signature.samples where s.x.isFinite && s.y.isFinite {
+            if r == nil { r = Rect(minX: s.x, minY: s.y, maxX: s.x, maxY: s.y) } else { r!.include(s.location) }
+        }
+        return r
+    }
+
     private static func crop(_ ink: Rect?, margin: Double) -> Layout {
         guard let ink else { return Layout(width: 2 * margin, height: 2 * margin, inkScale: 1, offset: .zero) }
         let area = ink.outsetBy(margin)
@@ -75,9 +84,13 @@ struct Layout: Equatable {
 
     /// The raster size of this layout at `scale`, checked against `limits` before anything is allocated.
     /// - Throws: ``RenderError/limitExceeded(what:limit:actual:)`` or ``RenderError/invalidOption(option:message:)``.
+    ///
+    /// SVG and PDF check the same size, so every format accepts and refuses the same inputs.
     func pixelSize(scale: Double, limits: RenderLimits) throws(RenderError) -> (width: Int, height: Int) {
         let w = (width * scale).rounded(.up), h = (height * scale).rounded(.up)
-        guard w.isFinite, h.isFinite else { throw .invalidOption(option: "size", message: "output size is not finite") }
+        guard w.isFinite, h.isFinite, inkScale.isFinite, inkScale > 0, offset.isFinite else {
+            throw .invalidOption(option: "size", message: "output size is not finite")
+        }
         let pw = Swift.max(1, Int(Swift.min(w, 1e9))), ph = Swift.max(1, Int(Swift.min(h, 1e9)))
         guard pw <= limits.maxSide, ph <= limits.maxSide else {
             throw .limitExceeded(what: "output side in pixels", limit: limits.maxSide, actual: Swift.max(pw, ph))

@@ -142,8 +142,8 @@ public struct OutputSize: Sendable, Hashable, Codable {
 public enum Framing: String, Sendable, Hashable, Codable, CaseIterable {
     /// Canvas coordinates map unchanged onto the output (one canvas unit = one output unit), so points land
     /// where the user drew them; the output is the box, else the canvas. An input with neither is cropped to
-    /// its ink plus padding, and ink larger than ``Layout/autoFitThreshold`` is fitted into
-    /// ``Layout/defaultBox`` (600 x 300).
+    /// its ink plus padding, and ink (plus padding) larger than 2000 units on a side, such as tablet
+    /// coordinates, is fitted into 600 x 300 instead.
     case canvas
     /// The ink plus padding is scaled to fit the box (else the canvas, else 600 x 300), keeping its aspect,
     /// centred. Pen width and padding stay in output units.

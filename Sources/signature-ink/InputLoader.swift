@@ -3,7 +3,8 @@ import Foundation
 import SignatureInk
 import SignatureInkFormats
 
-/// Reads stroke files from disk, checking their size before reading them.
+/// Reads stroke files from disk, checking their size before reading them and never reading more than the
+/// limit allows.
 struct InputLoader: Sendable {
     var limits = DecodingLimits.default
     /// The format to read, or `nil` to detect it from the content.
@@ -28,10 +29,30 @@ struct InputLoader: Sendable {
         if let size = attributes[.size] as? Int, size > limits.maxBytes {
             throw InputFailure(path: path, reason: "\(FormatError.limitExceeded(what: "file size in bytes", limit: limits.maxBytes, actual: size))")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        return try decode(try readBounded(path), name: path)
+    }
+
+    /// Reads at most ``DecodingLimits/maxBytes`` bytes of `path`, refusing more: a file that grew after its
+    /// size was checked, or one with no size (a pipe, a device such as `/dev/zero`), cannot exhaust memory.
+    private func readBounded(_ path: String) throws(InputFailure) -> Data {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             throw InputFailure(path: path, reason: "cannot read the file")
         }
-        return try decode(data, name: path)
+        defer { try? handle.close() }
+        var data = Data()
+        while true {
+            let chunk: Data?
+            do {
+                chunk = try handle.read(upToCount: Swift.min(1 << 20, limits.maxBytes + 1 - data.count))
+            } catch {
+                throw InputFailure(path: path, reason: "cannot read the file: \(error.localizedDescription)")
+            }
+            guard let chunk, !chunk.isEmpty else { return data }
+            data.append(chunk)
+            if data.count > limits.maxBytes {
+                throw InputFailure(path: path, reason: "\(FormatError.limitExceeded(what: "file size in bytes", limit: limits.maxBytes, actual: data.count)) (read so far)")
+            }
+        }
     }
 
     /// Decodes bytes that came from `name` (a file, or a line of standard input).

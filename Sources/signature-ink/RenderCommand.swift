@@ -26,6 +26,9 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var batch: BatchOptions
 
+    @OptionGroup(title: "Limits on the output")
+    var limits: RenderLimitOptions
+
     @Option(help: "Write N frames of the signature being drawn over time, as STEM-001.png ... (needs --out-dir).")
     var frames: Int?
 
@@ -52,7 +55,9 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let flags = self.flags.resolved(output: output.output)
-        let renderer = try flags.renderer()
+        var configured = try flags.renderer()
+        configured.limits = limits.applied(to: configured.limits)
+        let renderer = configured
         let frames = self.frames
         if ndjson {
             let stream = NDJSONStream(loader: input.loader, jobs: batch.workerCount, outDir: output.outDir,

@@ -17,13 +17,13 @@ struct RenderFlags: ParsableArguments {
     @Option(help: "transparent, or a colour as #RRGGBB or #RRGGBBAA.")
     var background: String = "transparent"
 
-    @Option(name: .customLong("pen-width"), help: "Pen width in output units, > 0.")
-    var penWidth: Double = 2.5
+    @Option(name: .customLong("pen-width"), help: "One constant pen width in output units, > 0 (default: 1 to 3 by pressure or speed).")
+    var penWidth: Double?
 
-    @Option(name: .customLong("min-width"), help: "Thinnest pen width in output units, > 0 (with --max-width).")
+    @Option(name: .customLong("min-width"), help: "Thinnest line in output units, where the pen moves fastest or presses least (default 1).")
     var minWidth: Double?
 
-    @Option(name: .customLong("max-width"), help: "Thickest pen width in output units, >= --min-width.")
+    @Option(name: .customLong("max-width"), help: "Thickest line in output units, where the pen moves slowest or presses hardest (default 3).")
     var maxWidth: Double?
 
     @Option(help: "Output box width in output units (pixels at scale 1); default: the canvas width.")
@@ -83,13 +83,26 @@ struct RenderFlags: ParsableArguments {
         if let o = opacity, !(o.isFinite && (0...1).contains(o)) {
             throw ValidationError("--opacity \(o) is outside 0...1.")
         }
-        if let lo = minWidth, let hi = maxWidth, lo > hi {
-            throw ValidationError("--min-width \(lo) is larger than --max-width \(hi).")
+        if penWidth != nil && (minWidth != nil || maxWidth != nil) {
+            throw ValidationError("Give either --pen-width or --min-width/--max-width, not both.")
         }
-        for (name, v) in [("--min-width", minWidth), ("--max-width", maxWidth)] {
+        for (name, v) in [("--pen-width", penWidth), ("--min-width", minWidth), ("--max-width", maxWidth)] {
             if let v, !(v.isFinite && v > 0 && v <= 1000) { throw ValidationError("\(name) \(v) is outside (0, 1000].") }
         }
+        let style = penStyle
+        if style.minWidth > style.maxWidth {
+            throw ValidationError("--min-width \(style.minWidth) is larger than --max-width \(style.maxWidth).")
+        }
         _ = try renderer()
+    }
+
+    /// The pen style: one constant width, or the default style with the widths given.
+    var penStyle: PenStyle {
+        if let penWidth { return .constant(penWidth) }
+        var style = PenStyle.default
+        if let minWidth { style.minWidth = minWidth }
+        if let maxWidth { style.maxWidth = maxWidth }
+        return style
     }
 
     /// The output format: `--format`, else the extension of `output` when it names one, else png.
@@ -137,7 +150,7 @@ struct RenderFlags: ParsableArguments {
         if let width, let height { box = OutputSize(width: width, height: height) }
         let decorations = Decorations(signatureLine: signatureLine, xMark: xMark, watermark: watermark, timestamp: stamp)
         let options = RenderOptions(
-            scale: scale, penColor: pen, background: back, penWidth: maxWidth ?? penWidth, padding: padding,
+            scale: scale, penColor: pen, background: back, penStyle: penStyle, padding: padding,
             box: box,
             framing: fit ? .fit : crop ? .crop : .canvas,
             opacity: opacity ?? (viewMode ? RenderOptions.defaultViewOpacity : 1),

@@ -35,6 +35,6 @@ struct SignatureInkCommand: ParsableCommand {
 enum Diagnostics {
     /// Writes one line to standard error.
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line.hasSuffix("\n") ? line : line + "\n").utf8))
+        FileDescriptorIO.standardError(line.hasSuffix("\n") ? line : line + "\n")
     }
 }

@@ -31,14 +31,40 @@ struct CLIRunner {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
+        // Both pipes are drained at once, so a child that fills one while we read the other cannot stall.
+        let outFD = out.fileHandleForReading.fileDescriptor, errFD = err.fileHandleForReading.fileDescriptor
+        let collected = Collected()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { collected.setOut(readAll(outFD)) }
+        DispatchQueue.global().async(group: group) { collected.setErr(readAll(errFD)) }
+        if let stdin { try input.fileHandleForWriting.write(contentsOf: stdin) }
         try input.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
         process.waitUntilExit()
+        let (o, e) = collected.both
         return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
                       stderr: String(decoding: e, as: UTF8.self))
     }
+}
+
+/// Reads a descriptor to its end, retrying reads a signal interrupted (Foundation's readers trap on those).
+private func readAll(_ fd: Int32) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n > 0 { data.append(contentsOf: buffer[0..<n]) } else if n < 0 && errno == EINTR { continue } else { break }
+    }
+    return data
+}
+
+/// The two outputs of a child, filled from two threads.
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var out = Data(), err = Data()
+    func setOut(_ d: Data) { lock.lock(); out = d; lock.unlock() }
+    func setErr(_ d: Data) { lock.lock(); err = d; lock.unlock() }
+    var both: (Data, Data) { lock.lock(); defer { lock.unlock() }; return (out, err) }
 }
 
 /// A fresh temporary directory, removed when the value is released.

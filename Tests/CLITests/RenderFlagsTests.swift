@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func withoutFlagsTheCanvasMapsUnchanged() throws {
-        let (r, data, _) = try render(good, "sig.png", [])
+        let (r, data, _) = try render(good, "sig.png", ["--pen-width", "4"])
         #expect(r.status == 0)
         let png = try DecodedPNG(Array(try #require(data)))
         #expect(png.width == 120 && png.height == 60)
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func aBoxWithoutFitKeepsThePoints() throws {
-        let (_, data, _) = try render(good, "sig.png", ["--width", "80"])
+        let (_, data, _) = try render(good, "sig.png", ["--width", "80", "--pen-width", "4"])
         let png = try DecodedPNG(Array(try #require(data)))
         #expect(png.width == 80 && png.height == 60)
         #expect(png.pixel(x: 30, y: 30).alpha == 255)
@@ -77,11 +77,11 @@ import Testing
     }
 
     @Test func viewModeHalvesTheOpacity() throws {
-        let (_, data, _) = try render(good, "sig.png", ["--view-mode"])
+        let (_, data, _) = try render(good, "sig.png", ["--view-mode", "--pen-width", "4"])
         let png = try DecodedPNG(Array(try #require(data)))
         #expect(png.pixel(x: 30, y: 30).alpha == 128)
         #expect(png.pixel(x: 60, y: 30) == png.pixel(x: 30, y: 30))  // where the strokes cross
-        let (_, faint, _) = try render(good, "sig.png", ["--view-mode", "--opacity", "0.25"])
+        let (_, faint, _) = try render(good, "sig.png", ["--view-mode", "--opacity", "0.25", "--pen-width", "4"])
         #expect(try DecodedPNG(Array(try #require(faint))).pixel(x: 30, y: 30).alpha == 64)
     }
 
@@ -108,6 +108,14 @@ import Testing
         #expect(String(decoding: try #require(pdf), as: UTF8.self).contains("/MediaBox [ 0 0 45 22.5 ]"))
     }
 
+    @Test func penWidthsReachTheOutline() throws {
+        let (_, thin, _) = try render(good, "thin.png", ["--pen-width", "1"])
+        let (_, broad, _) = try render(good, "broad.png", ["--min-width", "6", "--max-width", "8"])
+        func inked(_ d: Data?) throws -> Int { try DecodedPNG(Array(try #require(d))).rgba.enumerated().filter { $0.offset % 4 == 3 && $0.element > 127 }.count }
+        let a = try inked(thin), b = try inked(broad)
+        #expect(a > 100 && b > 3 * a, "\(a) vs \(b)")
+    }
+
     @Test func pathPerStroke() throws {
         let (_, one, _) = try render(good, "sig.svg", [])
         let (_, two, _) = try render(good, "sig.svg", ["--path-per-stroke"])
@@ -122,6 +130,8 @@ import Testing
         (["--timestamp-pattern", "dd.MM.YYYY"], "week-based year"),
         (["--min-width", "3", "--max-width", "1"], "--min-width 3.0 is larger than --max-width 1.0"),
         (["--max-width", "0"], "--max-width 0.0 is outside"),
+        (["--min-width", "5"], "--min-width 5.0 is larger than --max-width 3.0"),
+        (["--pen-width", "2", "--max-width", "4"], "Give either --pen-width or --min-width/--max-width"),
         (["--format", "gif"], "Unknown --format gif; expected png, svg or pdf"),
         (["--dpi", "0"], "dpi"),
         (["--padding", "-1"], "padding"),

@@ -55,7 +55,7 @@ import Testing
         (#"{"format":"signature-ink","version":1,"channels":["x","y","t"],"strokes":[[[1,2,3]],[[1,"a",3]]]}"#, "strokes[1][0][1]: expected a number"),
         (#"{"format":"signature-ink","version":1,"channels":["x","y","t","pressure"],"strokes":[[[1,2,3,1.5]]]}"#, "strokes[0][0][3] (pressure): pressure 1.5 is outside 0...1"),
         (#"{"format":"signature-ink","version":1,"channels":["x","y","t"],"strokes":[[[1e300,2,3]]]}"#, "strokes[0][0][0] (x): coordinate 1e+300 exceeds the limit of 10000000.0"),
-        (#"{"format":"signature-ink","version":1,"canvas":{"width":-1,"height":3},"channels":["x","y","t"],"strokes":[]}"#, "canvas: width and height must be finite and > 0"),
+        (#"{"format":"signature-ink","version":1,"canvas":{"width":-1,"height":3},"channels":["x","y","t"],"strokes":[]}"#, "canvas: width and height must be > 0 and at most the coordinate limit 10000000.0"),
     ])
     func fieldErrorsNameTheField(text: String, message: String) {
         do {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import InkTestSupport
 @testable import SignatureInkRender
 import Testing
 
@@ -44,7 +45,23 @@ import Testing
         #expect(adler([UInt8](repeating: 255, count: 100_000)) == 0x149A_302C)
     }
 
-    @Test(arguments: [0, 1, 2, 3, 258, 5552, 65521, 65522, 1 << 20])
+    @Test func sparseBytesEqualByteByByte() {
+        var random = SeededRandom(seed: 5)
+        for _ in 0..<200 {
+            let count = Int.random(in: 0...300, using: &random)
+            let density = Double.random(in: 0...0.3, using: &random)
+            let bytes = (0..<count).map { _ in
+                Double.random(in: 0...1, using: &random) < density ? UInt8.random(in: 1...255, using: &random) : 0
+            }
+            var sparse = Adler32()
+            sparse.add(3)
+            bytes.withUnsafeBufferPointer { sparse.add(sparse: $0.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: count) }
+            sparse.reduce()
+            #expect(sparse.value == adler([3] + bytes))
+        }
+    }
+
+    @Test(arguments: [0, 1, 2, 3, 258, 5552, 65521, 65522, 1 << 17])
     func runsInConstantTimeEqualByteByByte(count: Int) {
         for value: UInt8 in [0, 1, 128, 255] {
             var folded = Adler32()

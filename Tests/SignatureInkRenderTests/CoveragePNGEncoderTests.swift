@@ -102,6 +102,9 @@ func expectRoundTrip(_ png: [UInt8], _ image: ByteImage, palette: [Color] = inde
             ByteImage("sparse noise", width: 150, height: 80) { x, y in sparse[y * 150 + x] },
             ByteImage("gradient", width: 256, height: 256) { x, y in UInt8((x + y) & 255) },
             ByteImage("wider than deflate's window", width: 40000, height: 3) { x, y in x % 1000 < 3 + y ? 255 : 0 },
+            // Distinct bytes repeated row after row: the only matches are against the row above, so the
+            // distance code has a single symbol, and it is not 0.
+            ByteImage("copied rows", width: 200, height: 20) { x, _ in UInt8(x % 7 + 1) },
             ByteImage("rows repeat", width: 40, height: 30) { x, y in y % 2 == 0 ? UInt8(x * 6) : UInt8(x * 6 + 1) },
         ]
     }()
@@ -121,6 +124,34 @@ func expectRoundTrip(_ png: [UInt8], _ image: ByteImage, palette: [Color] = inde
     func syntheticImagesRoundTripThroughLibpng(image: ByteImage) throws {
         for options in Self.variants {
             try expectRoundTrip(encode(image, options: options), image)
+        }
+    }
+
+    /// Seeded random images of random size, stride, density and run structure, through every variant.
+    @Test func randomImagesRoundTripThroughLibpng() throws {
+        var random = SeededRandom(seed: 2026)
+        for trial in 0..<60 {
+            let width = Int.random(in: 1...300, using: &random)
+            let height = Int.random(in: 1...40, using: &random)
+            let stride = width + Int.random(in: 0...7, using: &random)
+            let density = Double.random(in: 0...1, using: &random)
+            let runLength = Int.random(in: 1...20, using: &random)
+            var value: UInt8 = 0
+            var pixels: [UInt8] = []
+            for i in 0..<(width * height) {
+                if i % runLength == 0 {
+                    value = Double.random(in: 0...1, using: &random) < density ? UInt8.random(in: 0...255, using: &random) : 0
+                }
+                pixels.append(value)
+            }
+            // Every few trials, copy rows down so matches against the row above occur.
+            let copyRows = trial % 3 == 0
+            let image = ByteImage("random \(trial)", width: width, height: height, stride: stride) { x, y in
+                pixels[(copyRows ? y / 2 : y) * width + x]
+            }
+            for options in Self.variants {
+                try expectRoundTrip(encode(image, options: options), image)
+            }
         }
     }
 
@@ -317,7 +348,9 @@ func expectRoundTrip(_ png: [UInt8], _ image: ByteImage, palette: [Color] = inde
 
     @Test func fewSymbolsStillMakeACompleteCode() {
         #expect(HuffmanCode.lengths(frequencies: [0, 0, 0], maxLength: 15) == [1, 1, 0])
-        #expect(HuffmanCode.lengths(frequencies: [0, 0, 5], maxLength: 15) == [1, 1, 0])
+        // A lone used symbol keeps a code: here symbol 2, completed by symbol 0.
+        #expect(HuffmanCode.lengths(frequencies: [0, 0, 5], maxLength: 15) == [1, 0, 1])
+        #expect(HuffmanCode.lengths(frequencies: [5, 0, 0], maxLength: 15) == [1, 1, 0])
         let two = HuffmanCode.lengths(frequencies: [0, 3, 5], maxLength: 15)
         #expect(two == [0, 1, 1])
     }

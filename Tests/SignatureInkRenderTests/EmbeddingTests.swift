@@ -26,7 +26,8 @@ import Testing
                 .draw(in: blockRect, on: page)
         }
         try document.addPage(width: 300, height: 200) { page in
-            try SignatureRenderer(options: RenderOptions().viewMode()).draw(signature, in: Rect(x: 10, y: 10, width: 280, height: 180), on: page)
+            try SignatureRenderer().draw(signature, in: Rect(x: 10, y: 10, width: 280, height: 180), on: page,
+                                         opacity: RenderOptions.defaultViewOpacity)
         }
         let pdf = try document.finish()
         let info = try PDFInspection(pdf)
@@ -95,6 +96,19 @@ import Testing
         }
         _ = try document.finish()
         #expect(throws: RenderError.self) { try document.finish() }
+
+        // A page whose drawing throws leaves the document unusable rather than half drawn.
+        struct FormError: Error {}
+        let broken = PDFDocument()
+        #expect(throws: FormError.self) { try broken.addPage(width: 100, height: 100) { _ in throw FormError() } }
+        #expect(throws: RenderError.invalidOption(option: "page", message: PDFDocument.failedMessage)) { try broken.finish() }
+        // Dropped unfinished with a page drawn: Cairo ends the document into a sink that must still be there.
+        do {
+            let abandoned = PDFDocument()
+            try abandoned.addPage(width: 100, height: 100) { page in
+                try SignatureRenderer().draw(Fixtures.cross, in: Rect(x: 0, y: 0, width: 100, height: 100), on: page)
+            }
+        }
         #expect(throws: RenderError.self) { try document.addPage(width: 100, height: 100) { _ in } }
     }
 }

@@ -78,6 +78,17 @@ import Testing
                          maxDifferingFraction: Self.textFraction)
     }
 
+    @Test func svgText() throws {
+        let s = try Fixtures.sample("short-name")
+        try Golden.checkText(SignatureRenderer().svg(s), feature: "svg", name: "default")
+        let o = RenderOptions(penColor: Self.ink, background: .white, framing: .crop,
+                              decorations: Decorations(signatureLine: true, xMark: true, watermark: "COPY", timestamp: .iso8601))
+        try Golden.checkText(SignatureRenderer(options: o.viewMode()).svg(s, pathPerStroke: true),
+                             feature: "svg", name: "view-mode-per-stroke-decorated")
+        try Golden.checkText(SignatureRenderer(options: RenderOptions(box: OutputSize(width: 300, height: 150), framing: .fit)).svg(Fixtures.sample("dotted-i")),
+                             feature: "svg", name: "fit-300x150")
+    }
+
     /// Re-encodes a decoded image, so rasterised PDF pages compare like renders.
     func png(_ image: DecodedPNG) throws -> [UInt8] {
         try image.rgba.withUnsafeBufferPointer {

@@ -81,6 +81,25 @@ import Testing
         #expect(png.width == 35 && png.rgba.allSatisfy { $0 == 0 })
     }
 
+    @Test func nonFiniteSamplesAreLeftOutAndHugeInkIsRefusedInEveryFormat() throws {
+        let odd = Signature(strokes: [[InkSample(x: .nan, y: 5, t: 0), InkSample(x: 10, y: 10, t: 8),
+                                       InkSample(x: .infinity, y: 0, t: 16), InkSample(x: 40, y: 30, t: 24)]])
+        let l = layout(odd, RenderOptions(penWidth: 2, padding: 5))
+        #expect(l.width == 42 && l.height == 32)
+        let r = SignatureRenderer()
+        #expect(try DecodedPNG(r.png(odd)).width == 30 + 2 * 17 + 1)
+        #expect(try r.svg(odd).contains("viewBox"))
+        #expect(try !r.pdf(odd).isEmpty)
+
+        // Beyond the auto-fit threshold the ink is fitted; with --crop it is refused before any allocation.
+        let huge = Signature(strokes: [[InkSample(x: -1e300, y: 0, t: 0), InkSample(x: 1e300, y: 1, t: 8)]])
+        let crop = SignatureRenderer(options: RenderOptions(framing: .crop))
+        #expect(throws: RenderError.self) { try crop.png(huge) }
+        #expect(throws: RenderError.self) { try crop.svg(huge) }
+        #expect(throws: RenderError.self) { try crop.pdf(huge) }
+        #expect(try DecodedPNG(r.png(huge)).width == 600)
+    }
+
     @Test func theRasterIsTheBoxTimesTheScale() throws {
         let o = RenderOptions(scale: 2, box: OutputSize(width: 150.5, height: 80), framing: .fit)
         let png = try DecodedPNG(SignatureRenderer(options: o).png(ink))

@@ -33,6 +33,35 @@ import Testing
         #expect(writer.encode(p) == "m10 20h5v-9.5l-.5-.5.5.5c3-5.5 7-5.5 10 0zm2 2 1 1")
     }
 
+    @Test func zeroAfterAFractionGetsASeparator() {
+        var p = Path()
+        p.move(to: Point(1.5, 0))
+        p.line(to: Point(1.5, 2.5))
+        p.line(to: Point(3, 2.5))
+        p.line(to: Point(3.5, 3))
+        p.line(to: Point(3.5, 10))
+        p.line(to: Point(-1, 10.5))
+        #expect(writer.encode(p) == "m1.5 0v2.5h1.5l.5.5v7l-4.5.5")
+        var q = Path()
+        q.move(to: Point(0.5, 0))
+        #expect(writer.encode(q) == "m.5 0")
+        #expect(SVGPathData(decimals: 2).encode(Path([.move(Point(0.05, 12.05)), .line(Point(0.1, 100))])) == "m.05 12.05.05 87.95")
+        #expect(SVGPathData(decimals: 0).encode(Path([.move(Point(10.4, -3.6)), .line(Point(0, 0))])) == "m10-4-10 4")
+    }
+
+    @Test func straightRunsAreSimplifiedCurvesKept() {
+        var p = Path()
+        p.move(to: Point(0, 0))
+        for i in 1...10 { p.line(to: Point(Double(i), i % 2 == 0 ? 0.05 : -0.05)) }
+        p.curve(to: Point(12, 2), control1: Point(11, 0), control2: Point(12, 1))
+        p.line(to: Point(12, 3))
+        p.close()
+        let q = p.simplifyingLines(tolerance: 0.1)
+        #expect(q.elements == [.move(Point(0, 0)), .line(Point(10, 0.05)), .cubic(Point(11, 0), Point(12, 1), Point(12, 2)),
+                               .line(Point(12, 3)), .close])
+        #expect(p.simplifyingLines(tolerance: 0).elements.count == p.elements.count)
+    }
+
     @Test func aLoneMoveAndZeroLineKeepsADot() {
         let p = Path([.move(Point(3, 4)), .line(Point(3, 4))])
         #expect(writer.encode(p) == "m3 4 0 0")
@@ -89,6 +118,7 @@ import Testing
         let drawn = svg.pathData.flatMap { SVGInspection.polylines($0, segments: 12) }
         let filled = Scene(s, options: RenderOptions()).ink.path.flattened(segments: 12)
         #expect(drawn.count == filled.count)
+        #expect(svg.pathData[0].count < SVGPathData(decimals: 1).encode(Scene(s, options: RenderOptions()).ink.path).count)
         // Both ways: every point of each outline is near the other.
         let a = drawn.joined().map { Self.distance(from: $0, to: filled) }.max() ?? .infinity
         let b = filled.joined().map { Self.distance(from: $0, to: drawn) }.max() ?? .infinity

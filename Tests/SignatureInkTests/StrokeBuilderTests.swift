@@ -164,9 +164,21 @@ import SignatureInk
         b.end()
         b.appendNewGeometry(to: &live)
         #expect(pieces > 40)
-        // Every ink point of the final stroke lies inside the live drawing.
+        // Every ink point of the final stroke lies inside the live drawing, and so does the whole final shape
+        // (live pieces have the untapered widths, at least the final ones): no gaps at the joints.
         let polys = Geometry.polygons(live)
         for p in b.inkPoints { #expect(Geometry.winding(polys, p.location) != 0) }
+        let box = Rect(bounding: b.inkPoints.map(\.location))!.outsetBy(3)
+        var gaps = 0
+        let step = max(0.3, (box.width * box.height / 15000).squareRoot())
+        for y in stride(from: box.minY, through: box.maxY, by: step) {
+            for x in stride(from: box.minX, through: box.maxX, by: step) {
+                let q = Point(x, y)
+                if Geometry.capsuleDistance(b.inkPoints, q) < -OutlinerTests.coverageTolerance
+                    && Geometry.winding(polys, q) == 0 { gaps += 1 }
+            }
+        }
+        #expect(gaps == 0)
     }
 
     @Test func aTapShowsAsADotLiveAndFinal() {
@@ -194,5 +206,28 @@ import SignatureInk
         var b2 = two
         b2.appendOutline(to: &p)
         #expect(p.controlBounds!.width > 20)
+    }
+}
+
+@Suite struct PredictionTests {
+    @Test func predictionLeadsTheInkAndIsNeverSaved() {
+        var b = StrokeBuilder()
+        let stroke = (0..<30).map { InkSample(x: Double($0) * 2, y: 10, t: Double($0) * 8) }
+        b.begin(stroke[0])
+        for s in stroke.dropFirst() { b.add(s) }
+        let before = b.samples
+        let inkBefore = b.inkPoints
+        var predicted = Path()
+        let drew = b.appendPredictedGeometry(lookahead: 16, to: &predicted)
+        #expect(drew)
+        #expect(b.samples == before && b.inkPoints == inkBefore)
+        // Moving right at 0.25 units/ms: the prediction reaches beyond the newest ink point, to the right.
+        let box = predicted.controlBounds!
+        #expect(box.maxX > inkBefore.last!.x + 2)
+        #expect(box.maxX < inkBefore.last!.x + StrokeBuilder.maximumPredictionLength + 3)
+        b.end()
+        let drewAfterEnd = b.appendPredictedGeometry(to: &predicted)
+        #expect(!drewAfterEnd)
+        #expect(b.samples.count == stroke.count)
     }
 }

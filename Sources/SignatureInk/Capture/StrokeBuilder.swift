@@ -184,23 +184,57 @@ public struct StrokeBuilder: Sendable {
     /// - Returns: whether anything was appended.
     @discardableResult
     public mutating func appendNewGeometry(to path: inout Path) -> Bool {
-        let points = stream.points
-        let n = points.count
+        let n = stream.points.count
         if isFinished && stream.isDot {
             guard drawn < 1 else { return false }
             drawn = 1
-            points.withUnsafeBufferPointer { outline.append($0, dot: true, to: &path) }
+            stream.points.withUnsafeBufferPointer { outline.append($0, dot: true, to: &path) }
             return true
         }
         guard n > drawn else { return false }
         let start = Swift.max(0, drawn - 1)
-        points.withUnsafeBufferPointer { all in
+        // Pieces after the first start flat: the previous piece's round end cap covers the joint.
+        let flat = drawn > 0
+        stream.points.withUnsafeBufferPointer { all in
             let piece = UnsafeBufferPointer(rebasing: all[start..<n])
-            outline.append(piece, dot: piece.count == 1, to: &path)
+            outline.append(piece, dot: piece.count == 1, flatStart: flat, to: &path)
         }
         drawn = n
         return true
     }
+
+    /// Appends a short predicted continuation of the stroke, to hide input latency in a live view.
+    ///
+    /// The prediction extrapolates the smoothed pen along its filtered velocity for `lookahead` milliseconds
+    /// (at most ``maximumPredictionLength`` canvas units) from the newest ink point, drawn as one closed
+    /// capsule of the current width. It is transient: draw it on top of the live ink and replace it at the
+    /// next frame. Predicted points never enter ``samples`` or ``inkPoints``.
+    /// - Parameters:
+    ///   - lookahead: how far ahead to predict, in milliseconds, `>= 0`; default 16 (one 60 Hz frame).
+    ///   - path: the path to append to.
+    /// - Returns: whether anything was appended (nothing when no stroke is in progress or the pen is still).
+    @discardableResult
+    public mutating func appendPredictedGeometry(lookahead: Double = 16, to path: inout Path) -> Bool {
+        guard isDrawing, let last = stream.points.last, lookahead > 0, lookahead.isFinite else { return false }
+        var step = stream.velocity * lookahead
+        let length = step.length
+        guard length > 1e-9, length.isFinite else { return false }
+        if length > Self.maximumPredictionLength { step = step * (Self.maximumPredictionLength / length) }
+        let radius = Swift.max(last.radius, 1e-6)
+        let end = last.location + step
+        let tip = InkPoint(x: end.x, y: end.y, t: last.t + lookahead, radius: radius,
+                           distance: last.distance + step.length)
+        withUnsafeTemporaryAllocation(of: InkPoint.self, capacity: 2) { pair in
+            pair.initialize(repeating: last)
+            pair[1] = tip
+            outline.append(UnsafeBufferPointer(pair), dot: false, to: &path)
+        }
+        return true
+    }
+
+    /// Longest predicted continuation, canvas units: about the distance a fast signature covers in one
+    /// 60 Hz frame (3 units per millisecond for 16 ms); longer guesses show as visible overshoot.
+    public static let maximumPredictionLength = 48.0
 
     /// Appends the final closed outline of the ended stroke: identical to what ``Outliner`` makes of
     /// ``samples``. Appends nothing while the stroke is in progress or when it has no samples.

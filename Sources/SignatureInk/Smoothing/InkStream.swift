@@ -39,7 +39,7 @@ public struct InkStream: Sendable {
     private var lastFiltered = Point.zero
     private var lastRaw = Point.zero
     private var lastRawT = 0.0
-    private var lastRadius = 0.0
+    private var currentRadius = 0.0
     private var distance = 0.0
     private var processed = 0          // points[..<processed] have had the start taper and slope applied
     private let spacing2: Double
@@ -54,6 +54,15 @@ public struct InkStream: Sendable {
         curve = CurveBuilder(tolerance: s.curveTolerance)
         spacing2 = s.minimumSpacing * s.minimumSpacing
     }
+
+    /// The pen's filtered velocity, in canvas units per millisecond (the 1 Euro filter's speed estimate).
+    public var velocity: Point { filter.velocity * 0.001 }
+
+    /// The last filtered pen position, or `nil` before the first sample.
+    public var lastFilteredPosition: Point? { sampleCount > 0 ? lastFiltered : nil }
+
+    /// The half-width the last sample was given, in canvas units (0 before the first sample).
+    public var lastRadius: Double { currentRadius }
 
     /// Starts a new stroke, keeping the buffers' capacity.
     public mutating func reset() {
@@ -89,11 +98,11 @@ public struct InkStream: Sendable {
         let f = filter.filter(p, interval: dt * 0.001)
         let moved = sampleCount == 0 ? 0 : (f - lastFiltered).length
         lastFiltered = f
-        lastRadius = 0.5 * widthModel.width(distance: moved, interval: dt, pressure: s.pressure)
+        currentRadius = 0.5 * widthModel.width(distance: moved, interval: dt, pressure: s.pressure)
         lastRaw = p
         lastRawT = lastT
         sampleCount += 1
-        let knot = CurveBuilder.Knot(p: f, t: lastT, r: lastRadius)
+        let knot = CurveBuilder.Knot(p: f, t: lastT, r: currentRadius)
         if let last = curve.lastKnot, (f - last.p).lengthSquared < spacing2 || f == last.p { return }
         curve.add(knot, into: &points, distance: &distance)
         shapeNewPoints()
@@ -113,7 +122,7 @@ public struct InkStream: Sendable {
         isFinished = true
         guard sampleCount > 0 else { return }
         // End on the pen-up position: the filter lags the pen by up to 1 / (2 pi beta) when fast.
-        let end = CurveBuilder.Knot(p: lastRaw, t: lastRawT, r: lastRadius)
+        let end = CurveBuilder.Knot(p: lastRaw, t: lastRawT, r: currentRadius)
         if let last = curve.lastKnot, last.p != lastRaw {
             if (lastRaw - last.p).lengthSquared < spacing2 && curve.knotCount > 1 {
                 curve.moveLastKnot(to: CurveBuilder.Knot(p: lastRaw, t: lastRawT, r: last.r))

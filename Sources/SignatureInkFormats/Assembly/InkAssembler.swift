@@ -12,7 +12,9 @@ import SignatureInk
 /// - a jump of more than ``maxGapInStroke`` (one hour) inside a stroke: an error, the file is corrupt;
 /// - pressure outside `0...1`: clamped into it (reported);
 /// - an empty stroke: skipped (reported);
-/// - a stroke that starts before the signature's first sample: its early samples moved to time 0 (reported).
+/// - a stroke that starts before the signature's first sample: its early samples moved to time 0 (reported);
+/// - a start time (a format's time base plus the first sample's time) before 1970 or beyond ``maxTimestamp``:
+///   an error.
 ///
 /// Times are given in milliseconds on the format's own clock. The first sample becomes time 0; when its
 /// clock time is at least ``epochThreshold`` it is taken as milliseconds since the Unix epoch and becomes
@@ -26,6 +28,10 @@ struct InkAssembler {
     /// The largest gap between two samples of one stroke, in milliseconds (one hour): a pen does not stay
     /// down that long, so a larger gap means a corrupt timestamp (hwrt's `97705-low-time.json` has 3e11).
     static let maxGapInStroke = 3_600_000.0
+    /// The canvas resolutions accepted, in units per inch: from a unit of 1000 inches to one of 1/1,000,000
+    /// inch (device units go to about 5080 per inch; metres are 0.0254). Anything else is corrupt, and would
+    /// make a vector output's physical size overflow.
+    static let unitsPerInchRange = 0.001...1_000_000.0
 
     let limits: DecodingLimits
     private(set) var samples: [InkSample] = []
@@ -161,7 +167,12 @@ struct InkAssembler {
         var startTime: Double?
         if let origin = samples.first?.t {
             if let timeBase {
-                startTime = timeBase + origin
+                let start = timeBase + origin
+                guard start >= 0, start <= Self.maxTimestamp else {
+                    throw .field(path: "", message: "the start time \(start) ms is outside 0...\(Self.maxTimestamp) "
+                                 + "milliseconds since 1970 (up to the year 5138)")
+                }
+                startTime = start
             } else if timesKnown {
                 if origin >= Self.epochThreshold {
                     startTime = origin

@@ -57,6 +57,8 @@ struct InkMLDecoder {
         var samples: [RawSample]
         var brush: Brush
         var path: String
+        /// Whether F was already divided into `0...1` by the channel's declared `max`.
+        var pressureScaled: Bool
     }
 
     func decode(_ data: Data) throws(FormatError) -> (Signature, [String]) {
@@ -176,13 +178,10 @@ struct InkMLDecoder {
                 return v
             }
             if let text = element.attribute("timeString") {
-                let formatter = ISO8601DateFormatter()
-                formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-                let plain = ISO8601DateFormatter()
-                guard let date = formatter.date(from: text) ?? plain.date(from: text) else {
+                guard let ms = ISO8601Time.millisecondsSince1970(text) else {
                     throw error(element, "timeString=\"\(text.prefix(40))\" is not an ISO 8601 date and time")
                 }
-                return date.timeIntervalSince1970 * 1000
+                return ms
             }
             if let ref = element.attribute("timestampRef") {
                 base = try timestamp(lookup(ref, "timestamp", from: element), depth: depth + 1)
@@ -255,8 +254,10 @@ struct InkMLDecoder {
                     let type = element.attribute("type") ?? "annotation"
                     if type == InkMLDecoder.canvasAnnotation {
                         let parts = element.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).compactMap { Double($0) }
-                        guard parts.count == 3, parts.allSatisfy({ $0.isFinite && $0 > 0 }) else {
-                            throw error(element, "a \(type) annotation holds \"width height unitsPerInch\", all > 0")
+                        guard parts.count == 3, parts[0] > 0, parts[1] > 0, parts[0] <= limits.maxCoordinate,
+                              parts[1] <= limits.maxCoordinate, InkAssembler.unitsPerInchRange.contains(parts[2]) else {
+                            throw error(element, "a \(type) annotation holds \"width height unitsPerInch\": sides over 0 "
+                                        + "up to the coordinate limit \(limits.maxCoordinate), units per inch in \(InkAssembler.unitsPerInchRange)")
                         }
                         canvas = Canvas(width: parts[0], height: parts[1], unitsPerInch: parts[2])
                     } else {
@@ -378,7 +379,8 @@ struct InkMLDecoder {
                 samples.append(RawSample(x: x * xScale, y: y * yScale, t: t, f: p,
                                          altitude: altitude?[i] ?? nil, azimuth: azimuth?[i] ?? nil))
             }
-            strokes.append(RawStroke(samples: samples, brush: context.brush, path: "trace \(index + 1)"))
+            strokes.append(RawStroke(samples: samples, brush: context.brush, path: "trace \(index + 1)",
+                                     pressureScaled: f?.0.max != nil))
         }
 
         mutating func lengthScale(_ channel: InkMLChannel, _ element: XMLElement) throws(FormatError) -> Double {
@@ -413,7 +415,7 @@ struct InkMLDecoder {
             try ink.reserve(totalSamples)
             // Pressure without a declared range: divide by the smallest usual device range holding the peak.
             var pressureScale = 1.0
-            let peak = strokes.lazy.flatMap(\.samples).compactMap(\.f).max() ?? 0
+            let peak = strokes.lazy.filter { !$0.pressureScaled }.flatMap(\.samples).compactMap(\.f).max() ?? 0
             if peak > 1 {
                 let ranges: [Double] = [255, 1023, 2047, 4095, 8191, 32767, 65535]
                 if let range = ranges.first(where: { $0 >= peak }) {
@@ -425,7 +427,8 @@ struct InkMLDecoder {
             for stroke in strokes {
                 let strokeIndex = ink.strokeCount
                 for (i, s) in stroke.samples.enumerated() {
-                    try ink.add(x: s.x, y: s.y, t: s.t, pressure: s.f.map { $0 * pressureScale },
+                    let scale = stroke.pressureScaled ? 1 : pressureScale
+                    try ink.add(x: s.x, y: s.y, t: s.t, pressure: s.f.map { $0 * scale },
                                 altitude: s.altitude, azimuth: s.azimuth, path: "\(stroke.path), point \(i + 1)")
                 }
                 let before = ink.strokeCount

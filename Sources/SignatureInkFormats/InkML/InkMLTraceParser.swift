@@ -37,6 +37,10 @@ struct InkMLTraceParser {
     func parse(_ text: String, error: (Int, String) -> FormatError) throws(FormatError) -> [[Double?]] {
         let bytes = Array(text.utf8)
         let n = channels.count
+        // An empty trace is an empty stroke, which the assembler skips and reports.
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            return [[Double?]](repeating: [], count: n)
+        }
         let required = channels.lastIndex { !$0.intermittent }.map { $0 + 1 } ?? 0
         var columns = [[Double?]](repeating: [], count: n)
         var order = [Order](repeating: .explicit, count: n)

@@ -26,7 +26,7 @@ struct XMLElement {
 /// It refuses what makes XML parsing dangerous instead of handling it: a `<!DOCTYPE` (so there are no
 /// DTDs, no external entities and no entity expansion), any entity other than the five predefined ones and
 /// numeric character references. Processing instructions and the XML declaration are skipped. Nesting
-/// depth, name length, attribute count and attribute value length are bounded (``Limits``); the parser
+/// depth, name length, attribute count, attribute value length and element count are bounded (``Limits``); the parser
 /// keeps its own stack, so deep input cannot overflow the thread's stack. A UTF-8 byte-order mark is
 /// accepted. Every error is a ``FormatError/syntax(line:column:message:)`` with the 1-based line and column
 /// (in characters) where the problem is. Line ends are normalised to `\n`, and white space in attribute
@@ -42,11 +42,16 @@ struct XMLReader {
         var maxAttributes = 64
         /// Longest attribute value in bytes; default 64 KiB.
         var maxAttributeLength = 64 << 10
+        /// Most elements in the document; default 1,000,000 (ten for each of 100,000 traces). Each element
+        /// costs about 80 bytes however short its tag, so this bounds the tree a 64 MiB file of `<a/>` could
+        /// build at 80 MB rather than over a gigabyte.
+        var maxElements = 1_000_000
     }
 
     let bytes: [UInt8]
     let limits: Limits
     private var i = 0
+    private var elementCount = 0
 
     init(bytes: [UInt8], limits: Limits = Limits()) {
         self.bytes = bytes
@@ -89,6 +94,10 @@ struct XMLReader {
                     if stack.isEmpty { root = open } else { stack[stack.count - 1].children.append(open) }
                 } else {
                     if root != nil { throw error(at: i, "content after the root element") }
+                    guard elementCount < limits.maxElements else {
+                        throw error(at: i, "more than \(limits.maxElements) elements")
+                    }
+                    elementCount += 1
                     let (element, selfClosing) = try readStartTag()
                     if selfClosing {
                         if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }

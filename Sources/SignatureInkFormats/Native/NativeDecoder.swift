@@ -14,6 +14,13 @@ public import SignatureInk
 /// `channels` lists the columns of every sample: `x`, `y` and `t` always, then any of `pressure`, `altitude`
 /// and `azimuth`; an optional channel may be `null` in a sample that lacks it. `canvas`, `startTime` and
 /// `metadata` may be left out.
+///
+/// This package writes the format, so the reader is strict and repairs nothing: each of these is a
+/// ``FormatError/field(path:message:)`` naming the value, where the other formats repair or skip:
+/// a time that is negative, beyond the year 5138 (`1e14` ms) or earlier than the previous sample's in
+/// its stroke; pressure outside `0...1`; an empty stroke; a `startTime` outside `0...1e14`; a canvas
+/// side over ``DecodingLimits/maxCoordinate`` or `unitsPerInch` outside `0.001...1000000`. A document
+/// with no strokes is an empty signature here (``InkDecoder`` refuses it: nothing to draw).
 public struct NativeDecoder: Sendable {
     /// Bounds checked while decoding.
     public var limits: DecodingLimits
@@ -63,17 +70,19 @@ private struct NativeDocument: Decodable {
         var canvas: Canvas?
         if let f = try c.decodeIfPresent(CanvasFields.self, forKey: .canvas) {
             let upi = f.unitsPerInch ?? Canvas.cssPixelsPerInch
-            guard f.width > 0, f.height > 0, f.width.isFinite, f.height.isFinite else {
-                throw FormatError.field(path: "canvas", message: "width and height must be finite and > 0")
+            guard f.width > 0, f.height > 0, f.width <= limits.maxCoordinate, f.height <= limits.maxCoordinate else {
+                throw FormatError.field(path: "canvas", message: "width and height must be > 0 and at most the "
+                                        + "coordinate limit \(limits.maxCoordinate)")
             }
-            guard upi > 0, upi.isFinite else {
-                throw FormatError.field(path: "canvas.unitsPerInch", message: "must be finite and > 0")
+            guard InkAssembler.unitsPerInchRange.contains(upi) else {
+                throw FormatError.field(path: "canvas.unitsPerInch", message: "\(upi) is outside \(InkAssembler.unitsPerInchRange)")
             }
             canvas = Canvas(width: f.width, height: f.height, unitsPerInch: upi)
         }
         let startTime = try c.decodeIfPresent(Double.self, forKey: .startTime)
-        if let s = startTime, !s.isFinite {
-            throw FormatError.field(path: "startTime", message: "must be a finite number of milliseconds")
+        if let s = startTime, !(s.isFinite && s >= 0 && s <= InkAssembler.maxTimestamp) {
+            throw FormatError.field(path: "startTime", message: "\(s) is outside 0...\(InkAssembler.maxTimestamp) "
+                                    + "milliseconds since 1970 (up to the year 5138)")
         }
         let metadata = try c.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
 
@@ -129,6 +138,16 @@ private struct NativeDocument: Decodable {
                         if ch != .t && abs(v) > limits.maxCoordinate {
                             throw FormatError.field(path: fieldPath, message: "coordinate \(v) exceeds the limit of \(limits.maxCoordinate)")
                         }
+                        if ch == .t {
+                            guard v >= 0, v <= InkAssembler.maxTimestamp else {
+                                throw FormatError.field(path: fieldPath, message:
+                                    "time \(v) ms is outside 0...\(InkAssembler.maxTimestamp) (up to the year 5138)")
+                            }
+                            if let previous = stroke.last?.t, v < previous {
+                                throw FormatError.field(path: fieldPath, message:
+                                    "time \(v) ms is earlier than the previous sample's \(previous) ms")
+                            }
+                        }
                         if ch == .x { s.x = v } else if ch == .y { s.y = v } else { s.t = v }
                     case .pressure, .altitude, .azimuth:
                         if try fields.decodeNil() { continue }
@@ -143,6 +162,9 @@ private struct NativeDocument: Decodable {
                     }
                 }
                 stroke.append(s)
+            }
+            guard !stroke.isEmpty else {
+                throw FormatError.field(path: "strokes[\(strokeIndex)]", message: "an empty stroke (a stroke holds at least one sample)")
             }
             signature.appendStroke(stroke)
         }

@@ -10,7 +10,9 @@ public struct NativeEncoder: Sendable {
     public init() {}
 
     /// Encodes a signature as UTF-8 JSON text.
-    /// - Throws: ``FormatError/unencodable(_:)`` when a value is NaN or infinite, which JSON cannot hold.
+    /// - Throws: ``FormatError/unencodable(_:)`` when a value is NaN or infinite, which JSON cannot hold, or is
+    ///   one ``NativeDecoder`` would refuse: a time outside `0...1e14` ms or earlier than the previous sample's
+    ///   in its stroke, pressure outside `0...1`, a start time outside `0...1e14`.
     public func encode(_ signature: Signature) throws(FormatError) -> String {
         var channels: [NativeChannel] = [.x, .y, .t]
         if signature.samples.contains(where: { $0.pressure != nil }) { channels.append(.pressure) }
@@ -26,6 +28,9 @@ public struct NativeEncoder: Sendable {
         }
         if let s = signature.startTime {
             try check(s, "startTime")
+            guard s >= 0, s <= InkAssembler.maxTimestamp else {
+                throw .unencodable("startTime \(s) is outside 0...\(InkAssembler.maxTimestamp) ms, which the native format holds")
+            }
             out += ",\"startTime\":\(JSONText.number(s))"
         }
         if !signature.metadata.isEmpty {
@@ -39,8 +44,17 @@ public struct NativeEncoder: Sendable {
         out += ",\"strokes\":["
         for (i, stroke) in signature.strokes.enumerated() {
             out += i == 0 ? "\n[" : ",\n["
+            var previous = 0.0
             for (j, s) in stroke.enumerated() {
                 try check(s.x, "x"); try check(s.y, "y"); try check(s.t, "t")
+                guard s.t >= previous, s.t <= InkAssembler.maxTimestamp else {
+                    throw .unencodable("strokes[\(i)][\(j)]: time \(s.t) ms is outside 0...\(InkAssembler.maxTimestamp) "
+                                       + "or earlier than the sample before it, which the native format does not hold")
+                }
+                previous = s.t
+                if let p = s.pressure, !(0...1).contains(p) {
+                    throw .unencodable("strokes[\(i)][\(j)]: pressure \(p) is outside 0...1")
+                }
                 out += j == 0 ? "[" : ",["
                 out += JSONText.number(s.x) + "," + JSONText.number(s.y) + "," + JSONText.number(s.t)
                 for ch in channels.dropFirst(3) {

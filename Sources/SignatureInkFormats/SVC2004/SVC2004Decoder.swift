@@ -84,13 +84,17 @@ struct SVC2004Decoder {
         let inTenths = hasAngles && rows.contains { $0.values[4] > 360 || $0.values[5] > 90 }
         let angleUnit = (inTenths ? 0.1 : 1) * Double.pi / 180
         var dropped = 0
+        var penDown = false
         for row in rows {
             let v = row.values
             if v[3] == 0 {
                 dropped += 1
-                try ink.endStroke()
+                // The first pen-up sample after a pen-down one ends the stroke; more in a row end nothing.
+                if penDown { try ink.endStroke() }
+                penDown = false
                 continue
             }
+            penDown = true
             try ink.add(x: v[0], y: v[1], t: v[2],
                         pressure: hasPressure ? v[6] / Self.pressureLevels : nil,
                         altitude: hasAngles ? v[5] * angleUnit : nil,

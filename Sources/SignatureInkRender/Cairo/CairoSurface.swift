@@ -34,17 +34,38 @@ final class CairoSurface {
         try self.init(taking: cairo_image_surface_create(format.cairo, Int32(width), Int32(height)))
     }
 
-    /// A one-page PDF surface of `width` x `height` points that streams its bytes to `sink`.
+    /// A PDF surface whose first page is `width` x `height` points, streaming its bytes to `sink`.
+    ///
+    /// The surface itself keeps `sink` alive (as Cairo user data released when the surface is destroyed), since
+    /// Cairo writes the end of the document when its last reference goes, which may be a context's.
     convenience init(pdfTo sink: PDFSink, width: Double, height: Double) throws(RenderError) {
-        let pointer = cairo_pdf_surface_create_for_stream(
+        let retained = Unmanaged.passRetained(sink)
+        guard let pointer = cairo_pdf_surface_create_for_stream(
             { closure, data, length in
                 guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
                 let sink = Unmanaged<PDFSink>.fromOpaque(closure).takeUnretainedValue()
                 sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
                 return CAIRO_STATUS_SUCCESS
-            }, Unmanaged.passUnretained(sink).toOpaque(), width, height)
+            }, retained.toOpaque(), width, height)
+        else {
+            retained.release()
+            throw .cairo("cairo_pdf_surface_create_for_stream failed")
+        }
+        let status = cairo_surface_status(pointer) == CAIRO_STATUS_SUCCESS
+            ? cairo_surface_set_user_data(pointer, CairoSurface.sinkKey, retained.toOpaque()) { data in
+                if let data { Unmanaged<PDFSink>.fromOpaque(data).release() }
+            }
+            : cairo_surface_status(pointer)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(pointer)
+            retained.release()
+            throw .cairo(String(cString: cairo_status_to_string(status)))
+        }
         try self.init(taking: pointer)
     }
+
+    /// The user data key under which a PDF surface holds its sink; only its address matters.
+    nonisolated(unsafe) private static let sinkKey = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
 
     deinit { cairo_surface_destroy(pointer) }
 

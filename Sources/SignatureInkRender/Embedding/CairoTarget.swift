@@ -34,10 +34,13 @@ extension SignatureRenderer {
     ///   - target: the context to draw into; its state is saved and restored.
     ///   - framing: how the ink is placed in `rect`; default ``Framing/fit``. With ``Framing/canvas`` the
     ///     canvas origin goes to the rectangle's corner, one canvas unit per user space unit.
+    ///   - opacity: the opacity of the whole signature for this call in `0...1`, replacing
+    ///     ``RenderOptions/opacity``; ``RenderOptions/defaultViewOpacity`` (0.5) is the view mode; default `nil`
+    ///     (the options' opacity).
     /// - Throws: ``RenderError/invalidOption(option:message:)`` for a bad option or rectangle,
     ///   ``RenderError/cairo(_:)`` when the context is or gets in an error state.
     public func draw(_ signature: Signature, in rect: Rect, on target: CairoTarget,
-                     framing: Framing = .fit) throws(RenderError) {
+                     framing: Framing = .fit, opacity: Double? = nil) throws(RenderError) {
         guard rect.width > 0, rect.height > 0, rect.width.isFinite, rect.height.isFinite,
               rect.minX.isFinite, rect.minY.isFinite else {
             throw .invalidOption(option: "rect", message: "\(rect.width) x \(rect.height) is not a drawable size")
@@ -46,6 +49,7 @@ extension SignatureRenderer {
         o.box = OutputSize(width: rect.width, height: rect.height)
         o.framing = framing
         o.scale = 1
+        if let opacity { o.opacity = opacity }
         try o.validate(limits: limits)
         let scene = Scene(signature, options: o)
         let context = try CairoContext(borrowing: target.unsafeContext)

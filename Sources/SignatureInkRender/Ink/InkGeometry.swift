@@ -20,27 +20,28 @@ struct InkGeometry {
     static func make(_ signature: Signature, layout: Layout, options: RenderOptions) -> InkGeometry {
         let k = layout.inkScale
         var style = options.penStyle
-        var placed = signature
-        if k != 1 || layout.offset != .zero {
+        let moved = k != 1 || layout.offset != .zero
+        if moved {
             style.speedAtMidWidth *= k
             style.smoothingBeta /= k
-            placed = Signature(canvas: nil)
-            for stroke in signature.strokes {
-                placed.appendStroke(stroke.lazy.map { s in
-                    var t = s
-                    t.location = layout.apply(s.location)
-                    return t
-                })
-            }
         }
         var outliner = Outliner(style: style)
         var path = Path()
-        path.reserveCapacity(placed.samples.count * 2 + placed.strokeCount * 12)
+        path.reserveCapacity(signature.samples.count * 2 + signature.strokeCount * 12)
         var ranges: [Range<Int>] = []
-        ranges.reserveCapacity(placed.strokeCount)
-        for stroke in placed.strokes {
+        ranges.reserveCapacity(signature.strokeCount)
+        for stroke in signature.strokes {
             let start = path.elements.count
-            outliner.appendOutline(of: stroke, to: &path)
+            if moved {
+                // Moved as they are read: no copy of the samples.
+                outliner.appendOutline(of: stroke.lazy.map { s in
+                    var t = s
+                    t.location = layout.apply(s.location)
+                    return t
+                }, to: &path)
+            } else {
+                outliner.appendOutline(of: stroke, to: &path)
+            }
             ranges.append(start..<path.elements.count)
         }
         return InkGeometry(path: path, strokeRanges: ranges)

@@ -3,7 +3,7 @@
 /// A vector PDF document built page by page through Cairo, held in memory.
 ///
 /// A form renderer draws its own content on each page through the page's ``CairoTarget`` (with its own Cairo
-/// calls on ``CairoTarget/unsafeContext``) and places signatures with ``SignatureRenderer/draw(_:in:on:)`` or
+/// calls on ``CairoTarget/unsafeContext``) and places signatures with ``SignatureRenderer/draw(_:in:on:framing:opacity:)`` or
 /// ``SignatureBlock/draw(in:on:)``:
 ///
 /// ```swift
@@ -23,6 +23,8 @@ public final class PDFDocument {
     private let title: String?
     private let creationDate: String
     private var finished = false
+    /// Set when a page's drawing threw: that page is half drawn, so the document cannot go on.
+    private var failed = false
 
     /// The creation date written when none is given, so documents do not depend on the clock.
     public static let defaultCreationDate = "2000-01-01T00:00:00Z"
@@ -43,9 +45,10 @@ public final class PDFDocument {
     ///   - height: page height in points, in `1...14400`.
     ///   - draw: draws the page through a target whose user space is in points, origin at the top left,
     ///     y down. Borrow the target only for the call.
-    /// - Throws: what `draw` throws; else ``RenderError`` for a bad size, a finished document or a Cairo
-    ///   failure.
+    /// - Throws: what `draw` throws, after which the document takes no more pages (the page is half drawn);
+    ///   else ``RenderError`` for a bad size, a finished or failed document, or a Cairo failure.
     public func addPage(width: Double, height: Double, _ draw: (CairoTarget) throws -> Void) throws {
+        guard !failed else { throw RenderError.invalidOption(option: "page", message: Self.failedMessage) }
         guard !finished else { throw RenderError.invalidOption(option: "page", message: "the document is already finished") }
         guard width.isFinite, height.isFinite, (1...14400).contains(width), (1...14400).contains(height) else {
             throw RenderError.invalidOption(option: "page size", message: "\(width) x \(height) pt is outside 1...14400")
@@ -65,11 +68,13 @@ public final class PDFDocument {
             self.context = context
         }
         context.save()
-        do { try draw(CairoTarget(context: context)) } catch { context.restore(); throw error }
+        do { try draw(CairoTarget(context: context)) } catch { context.restore(); failed = true; throw error }
         context.restore()
         context.showPage()
         try context.check()
     }
+
+    static let failedMessage = "an earlier page failed while drawing; start a new document"
 
     /// ``addPage(width:height:_:)`` for the engine's own drawing, whose only errors are ``RenderError``s.
     func addRenderedPage(width: Double, height: Double,
@@ -85,9 +90,10 @@ public final class PDFDocument {
 
     /// Ends the document and returns its bytes. The document takes no more pages afterwards.
     /// - Returns: the PDF file.
-    /// - Throws: ``RenderError/invalidOption(option:message:)`` when no page was added or it is already
-    ///   finished; ``RenderError/cairo(_:)`` when Cairo fails to write it.
+    /// - Throws: ``RenderError/invalidOption(option:message:)`` when no page was added, a page failed, or it is
+    ///   already finished; ``RenderError/cairo(_:)`` when Cairo fails to write it.
     public func finish() throws(RenderError) -> [UInt8] {
+        guard !failed else { throw .invalidOption(option: "page", message: Self.failedMessage) }
         guard !finished else { throw RenderError.invalidOption(option: "page", message: "the document is already finished") }
         guard let surface else { throw .invalidOption(option: "page", message: "a PDF needs at least one page") }
         finished = true

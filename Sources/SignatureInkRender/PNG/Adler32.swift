@@ -40,12 +40,18 @@ struct Adler32 {
         }
     }
 
-    /// Adds `count` bytes at `p`, words of eight zeros in constant time; `count` at most
+    /// Adds `count` bytes at `p`, 32 or 8 zeros at a time in constant time; `count` at most
     /// ``bytesBetweenReductions`` since the last ``reduce()``.
     mutating func add(sparse p: UnsafePointer<UInt8>, count: Int) {
+        @inline(__always) func word(_ i: Int) -> UInt64 { UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) }
         var i = 0
         while i + 8 <= count {
-            if UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) == 0 {
+            if i + 32 <= count, word(i) | word(i + 8) | word(i + 16) | word(i + 24) == 0 {
+                s2 &+= 32 &* s1
+                i += 32
+                continue
+            }
+            if word(i) == 0 {
                 s2 &+= 8 &* s1
             } else {
                 for k in i..<(i + 8) { add(p[k]) }

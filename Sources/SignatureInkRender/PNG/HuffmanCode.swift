@@ -101,8 +101,8 @@ struct HuffmanCode {
     /// alphabets (at most 286 symbols, limit 15; 19 symbols, limit 7) always fits. The result is
     /// slightly suboptimal only in that rare case.
     ///
-    /// Always returns a complete code: when fewer than two symbols are used, symbols 0 and 1 are given
-    /// length 1 (a decoder such as zlib then needs no special case for a one-symbol code).
+    /// Always returns a complete code: when fewer than two symbols are used, the used one (or symbol 0) and
+    /// another are given length 1 (a decoder such as zlib then needs no special case for a one-symbol code).
     /// - Parameters:
     ///   - frequencies: how often each symbol occurs; the alphabet is its indices, 2...286 symbols.
     ///   - maxLength: the longest code allowed, in bits, 1...15; `2^maxLength` must be at least the
@@ -121,8 +121,10 @@ struct HuffmanCode {
             n += 1
         }
         if n < 2 {
-            lengths[0] = 1
-            lengths[1] = 1
+            // One used symbol (or none) still gets a complete code: it and symbol 0, or 1 if it is 0.
+            let used = n == 1 ? Int(keys[0] & 0xffff) : 0
+            lengths[used] = 1
+            lengths[used == 0 ? 1 : 0] = 1
             return
         }
         heapSort(keys, count: n)

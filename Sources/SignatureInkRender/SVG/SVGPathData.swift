@@ -24,13 +24,10 @@ struct SVGPathData {
     /// The path data of `path`. Lines that round to zero length are left out, except right after a move, where
     /// one keeps a stroked dot visible.
     func encode(_ path: Path) -> String {
-        var out = ""
-        out.reserveCapacity(path.elements.count * 8)
+        var out = Bytes()
+        out.bytes.reserveCapacity(path.elements.count * 9)
         var current = (x: 0, y: 0), start = (x: 0, y: 0)
-        var lastCommand: Character = " "
-        var lastNumberHasDot = false
         var afterMove = false
-        var lastNumber: Int?
 
         func ticks(_ p: Point) -> (x: Int, y: Int) {
             let x = (p.x * scale).rounded(), y = (p.y * scale).rounded()
@@ -39,52 +36,108 @@ struct SVGPathData {
             return (Int(x.isFinite ? Swift.max(-limit, Swift.min(limit, x)) : 0),
                     Int(y.isFinite ? Swift.max(-limit, Swift.min(limit, y)) : 0))
         }
-        func command(_ c: Character) {
-            // After `m` further pairs are implicit `l`; any other command repeats itself.
-            let implicit = c == lastCommand || (c == "l" && lastCommand == "m")
-            if !implicit { out.append(c); lastNumber = nil; lastNumberHasDot = false }
-            lastCommand = c
-        }
-        func number(_ n: Int) {
-            let s = format(n)
-            if lastNumber != nil, let f = s.first, f != "-", !(f == "." && lastNumberHasDot) { out.append(" ") }
-            out += s
-            lastNumber = n
-            lastNumberHasDot = s.contains(".")
-        }
 
         for element in path.elements {
             switch element {
             case let .move(p):
                 let t = ticks(p)
-                command("m")
-                number(t.x - current.x); number(t.y - current.y)
+                out.command(UInt8(ascii: "m"))
+                out.number(t.x - current.x, decimals: decimals); out.number(t.y - current.y, decimals: decimals)
                 current = t; start = t
                 afterMove = true
             case let .line(p):
                 let t = ticks(p)
                 let dx = t.x - current.x, dy = t.y - current.y
                 if dx == 0 && dy == 0 && !afterMove { continue }
-                if dy == 0 && dx != 0 { command("h"); number(dx) }
-                else if dx == 0 && dy != 0 { command("v"); number(dy) }
-                else { command("l"); number(dx); number(dy) }
+                if dy == 0 && dx != 0 {
+                    out.command(UInt8(ascii: "h")); out.number(dx, decimals: decimals)
+                } else if dx == 0 && dy != 0 {
+                    out.command(UInt8(ascii: "v")); out.number(dy, decimals: decimals)
+                } else {
+                    out.command(UInt8(ascii: "l")); out.number(dx, decimals: decimals); out.number(dy, decimals: decimals)
+                }
                 current = t
                 afterMove = false
             case let .cubic(a, b, p):
                 let ta = ticks(a), tb = ticks(b), t = ticks(p)
-                command("c")
-                number(ta.x - current.x); number(ta.y - current.y)
-                number(tb.x - current.x); number(tb.y - current.y)
-                number(t.x - current.x); number(t.y - current.y)
+                out.command(UInt8(ascii: "c"))
+                for v in [ta.x - current.x, ta.y - current.y, tb.x - current.x, tb.y - current.y,
+                          t.x - current.x, t.y - current.y] {
+                    out.number(v, decimals: decimals)
+                }
                 current = t
                 afterMove = false
             case .close:
-                command("z")
+                out.command(UInt8(ascii: "z"))
                 current = start
                 afterMove = false
             }
         }
-        return out
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// The path data being written, with what the separator rules need to know about its end.
+    private struct Bytes {
+        var bytes: [UInt8] = []
+        var lastCommand: UInt8 = 0
+        /// Whether the last thing written is a number, and whether that number has a decimal point.
+        var endsInNumber = false
+        var lastNumberHasDot = false
+
+        /// Writes a command letter unless it repeats implicitly: after `m` further pairs are `l`, and any
+        /// other command repeats itself.
+        mutating func command(_ c: UInt8) {
+            let implicit = c == lastCommand || (c == UInt8(ascii: "l") && lastCommand == UInt8(ascii: "m"))
+            if !implicit {
+                bytes.append(c)
+                endsInNumber = false
+            }
+            lastCommand = c
+        }
+
+        /// Writes `n` rounding steps as the shortest decimal, with a space before it only where it would
+        /// otherwise run into the previous number.
+        mutating func number(_ n: Int, decimals: Int) {
+            let negative = n < 0
+            var m = n.magnitude
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                          UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            withUnsafeMutableBytes(of: &digits) { d in
+                repeat {
+                    d[count] = UInt8(truncatingIfNeeded: m % 10) + UInt8(ascii: "0")
+                    m /= 10
+                    count += 1
+                } while m > 0
+                // d holds the digits least significant first; the fraction is the first `decimals` of them.
+                var fractionStart = 0
+                while fractionStart < decimals && fractionStart < count && d[fractionStart] == UInt8(ascii: "0") {
+                    fractionStart += 1
+                }
+                let hasFraction = fractionStart < decimals && fractionStart < count
+                let wholeDigits = Swift.max(0, count - decimals)
+                let first: UInt8 = negative ? UInt8(ascii: "-")
+                    : wholeDigits > 0 ? d[count - 1] : hasFraction ? UInt8(ascii: ".") : UInt8(ascii: "0")
+                if endsInNumber && first != UInt8(ascii: "-") && !(first == UInt8(ascii: ".") && lastNumberHasDot) {
+                    bytes.append(UInt8(ascii: " "))
+                }
+                if negative { bytes.append(UInt8(ascii: "-")) }
+                if wholeDigits > 0 {
+                    for i in stride(from: count - 1, through: decimals, by: -1) { bytes.append(d[i]) }
+                } else if !hasFraction {
+                    bytes.append(UInt8(ascii: "0"))
+                }
+                if hasFraction {
+                    bytes.append(UInt8(ascii: "."))
+                    for i in stride(from: decimals - 1, through: fractionStart, by: -1) {
+                        bytes.append(i < count ? d[i] : UInt8(ascii: "0"))
+                    }
+                }
+                lastNumberHasDot = hasFraction
+            }
+            endsInNumber = true
+        }
     }
 
     /// `n` rounding steps as the shortest decimal: `-12` at one decimal is `-1.2`, `5` is `.5`, `30` is `3`.

@@ -52,8 +52,14 @@ struct SVGWriter {
         return out
     }
 
+    /// Farthest the SVG outline may be from the outline the PNG fills, in output units.
+    static let maximumDeviation = 0.25
+
     /// The ink as filled `<path>` elements, non-zero rule (SVG's default).
     private func ink(_ ink: InkGeometry, color: Color) -> String {
+        // Straight runs are simplified within what the rounding (half a step on each axis) leaves of the
+        // budget, less a margin for the arithmetic: 0.15 units at one decimal, nothing at none.
+        let tolerance = Swift.max(0, Self.maximumDeviation - pathData.step * 0.5 * 2.0.squareRoot() - 0.03)
         let fill = "fill=\"\(Color(red: color.red, green: color.green, blue: color.blue).description)\""
         let opaque = color.alpha == 255
         let alpha = Self.number(Double(color.alpha) / 255, decimals: 3)
@@ -62,11 +68,11 @@ struct SVGWriter {
             guard !ink.path.isEmpty else { return "" }
             // One path: a translucent ink is one fill, so overlaps cannot darken.
             let opacity = opaque ? "" : " fill-opacity=\"\(alpha)\""
-            return "<path \(fill)\(opacity) d=\"\(pathData.encode(ink.path))\"/>\n"
+            return "<path \(fill)\(opacity) d=\"\(pathData.encode(ink.path.simplifyingLines(tolerance: tolerance)))\"/>\n"
         }
         // Several paths: a translucent ink goes on a group, so overlaps between strokes cannot darken.
         var out = opaque ? "<g \(fill)>\n" : "<g \(fill) opacity=\"\(alpha)\">\n"
-        for i in strokes { out += "<path d=\"\(pathData.encode(ink.strokePath(i)))\"/>\n" }
+        for i in strokes { out += "<path d=\"\(pathData.encode(ink.strokePath(i).simplifyingLines(tolerance: tolerance)))\"/>\n" }
         return out + "</g>\n"
     }
 
@@ -79,8 +85,9 @@ struct SVGWriter {
 
     /// A number with at most `decimals` decimals and no trailing zeros.
     static func number(_ v: Double, decimals: Int = 2) -> String {
-        SVGPathData(decimals: decimals).format(Int((v * [1.0, 10, 100, 1000, 10000][decimals]).rounded()))
-            .replacingLeadingDot()
+        let ticks = (v * [1.0, 10, 100, 1000, 10000][decimals]).rounded()
+        guard ticks.isFinite, abs(ticks) < 1e15 else { return "0" }  // never reached: layouts are checked first
+        return SVGPathData(decimals: decimals).format(Int(ticks)).replacingLeadingDot()
     }
 
     /// Text escaped for XML character data and attribute values.

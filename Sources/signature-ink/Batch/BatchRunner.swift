@@ -17,27 +17,37 @@ struct BatchRunner: Sendable {
     func run<Result: Sendable>(count: Int, work: @Sendable (Int) -> Result,
                                report: @Sendable (Int, Result) -> Void) {
         let next = Atomic<Int>(0)
-        let ordered = Mutex(Reorder<Result>())
+        let ordered = Reorder<Result>()
         let workers = max(1, min(jobs, count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard i < count else { return }
-                let result = work(i)
-                ordered.withLock { buffer in
-                    buffer.waiting[i] = result
-                    while let ready = buffer.waiting.removeValue(forKey: buffer.nextToReport) {
-                        report(buffer.nextToReport, ready)
-                        buffer.nextToReport += 1
-                    }
-                }
+                ordered.add(i, work(i), report: report)
             }
         }
     }
 
-    private struct Reorder<Result> {
-        var waiting: [Int: Result] = [:]
-        var nextToReport = 0
+    /// The results waiting for every earlier one to be reported, behind a lock.
+    ///
+    /// The lock is an `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`: on Linux `Mutex` waits on
+    /// futexes that the thread sanitizer cannot see, so `make sanitize` reported the lock's own accesses as a
+    /// race; with a pthread mutex the sanitizer checks this code for real.
+    private final class Reorder<Result: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var waiting: [Int: Result] = [:]
+        private var nextToReport = 0
+
+        /// Stores result `i`, then reports every result that is next in order, one at a time.
+        func add(_ i: Int, _ result: Result, report: (Int, Result) -> Void) {
+            lock.lock()
+            defer { lock.unlock() }
+            waiting[i] = result
+            while let ready = waiting.removeValue(forKey: nextToReport) {
+                report(nextToReport, ready)
+                nextToReport += 1
+            }
+        }
     }
 
     /// The number of cores this process may use.

@@ -11,15 +11,15 @@ struct LineReader {
         case tooLong(bytes: Int)
     }
 
-    private let handle: FileHandle
+    private let fd: Int32
     private let maxBytes: Int
     private var buffer = Data()
     private var atEnd = false
     /// Bytes read from the descriptor at a time.
     private static let chunkSize = 1 << 16
 
-    init(handle: FileHandle, maxBytes: Int) {
-        self.handle = handle
+    init(fd: Int32, maxBytes: Int) {
+        self.fd = fd
         self.maxBytes = maxBytes
     }
 
@@ -30,7 +30,7 @@ struct LineReader {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = buffer[buffer.startIndex..<newline]
                 buffer.removeSubrange(buffer.startIndex...newline)
-                if skipped > 0 { return .tooLong(bytes: skipped + line.count) }
+                if skipped > 0 || line.count > maxBytes { return .tooLong(bytes: skipped + line.count) }
                 return .text(Data(line))
             }
             if buffer.count > maxBytes {
@@ -44,8 +44,8 @@ struct LineReader {
                 buffer.removeAll()
                 return .text(last)
             }
-            let chunk = handle.readData(ofLength: LineReader.chunkSize)
-            if chunk.isEmpty { atEnd = true } else { buffer.append(chunk) }
+            let chunk = FileDescriptorIO.read(fd, upTo: LineReader.chunkSize) ?? []
+            if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
         }
     }
 }

@@ -2,6 +2,7 @@
 import Foundation
 import SignatureInk
 import SignatureInkFormats
+import Synchronization
 
 /// What happened to one input, as a line of the `--manifest` JSON Lines file.
 struct Outcome: Sendable {
@@ -24,31 +25,34 @@ struct Outcome: Sendable {
 }
 
 /// Writes the manifest to a temporary file as results arrive and renames it into place at the end.
+///
+/// Lines come from ``BatchRunner``'s in-order reports, one at a time.
 final class ManifestWriter: Sendable {
     private let path: String
     private let temporary: String
-    private let handle: FileHandle
+    private let fd: Int32
+    private let failed = Atomic<Bool>(false)
 
     init(path: String) throws(InputFailure) {
         self.path = path
         let url = URL(fileURLWithPath: path)
         temporary = url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)").path
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporary)
-        else { throw InputFailure(path: path, reason: "cannot create the manifest") }
-        self.handle = handle
+        fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw InputFailure(path: path, reason: "cannot create the manifest: \(String(cString: strerror(errno)))")
+        }
     }
 
     func append(_ outcome: Outcome) {
-        handle.write(Data((outcome.jsonLine + "\n").utf8))
+        if !FileDescriptorIO.write(fd, Array((outcome.jsonLine + "\n").utf8)) { failed.store(true, ordering: .relaxed) }
     }
 
     func finish() throws(InputFailure) {
-        try? handle.close()
-        guard rename(temporary, path) == 0 else {
+        let closed = close(fd) == 0
+        guard closed, !failed.load(ordering: .relaxed), rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temporary)
+            unlink(temporary)
             throw InputFailure(path: path, reason: "cannot write the manifest: \(reason)")
         }
     }

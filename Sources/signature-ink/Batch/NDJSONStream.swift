@@ -23,10 +23,9 @@ struct NDJSONStream {
 
     /// Runs until standard input ends. Returns the number of failed lines.
     func run() -> Int {
-        var reader = LineReader(handle: .standardInput, maxBytes: loader.limits.maxBytes)
+        var reader = LineReader(fd: STDIN_FILENO, maxBytes: loader.limits.maxBytes)
         var lineNumber = 0
         var failed = 0
-        let out = FileHandle.standardOutput
         while true {
             var chunk: [(number: Int, line: LineReader.Line)] = []
             while chunk.count < jobs * NDJSONStream.linesPerWorker, let line = reader.next() {
@@ -40,7 +39,7 @@ struct NDJSONStream {
             BatchRunner(jobs: jobs).run(count: batch.count, work: { i in
                 self.handle(number: batch[i].number, line: batch[i].line)
             }, report: { _, result in
-                out.write(Data((result.text + "\n").utf8))
+                FileDescriptorIO.write(STDOUT_FILENO, Array((result.text + "\n").utf8))
                 if result.failed { results.addFailure() }
             })
             failed += results.failures

@@ -47,13 +47,13 @@ final class Progress: Sendable {
             c.lastReport = now
             return render(done: c.done, failed: c.failed, now: now)
         }
-        if let line { FileHandle.standardError.write(Data(line.utf8)) }
+        if let line { FileDescriptorIO.standardError(line) }
     }
 
     /// Prints a failure on its own line, keeping the bar intact below it.
     func report(_ failure: InputFailure) {
         let clear = terminal && !quiet && total > 1 ? "\r\u{1B}[K" : ""
-        FileHandle.standardError.write(Data((clear + failure.description + "\n").utf8))
+        FileDescriptorIO.standardError((clear + failure.description + "\n"))
     }
 
     /// Prints the closing summary (unless quiet): done, failed, time.
@@ -62,7 +62,7 @@ final class Progress: Sendable {
         guard !quiet, total > 1 else { return }
         let end = terminal ? "\r\u{1B}[K" : ""
         let text = String(format: "%@done: %d, failed: %d, time: %.2f s\n", end, done - failed, failed, elapsed)
-        FileHandle.standardError.write(Data(text.utf8))
+        FileDescriptorIO.standardError(text)
     }
 
     private func render(done: Int, failed: Int, now: Double) -> String {

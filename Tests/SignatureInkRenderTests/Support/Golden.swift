@@ -60,6 +60,30 @@ enum Golden {
     }
 }
 
+extension Golden {
+    /// Compares text (an SVG document) with `Goldens/<feature>/<case>.svg` exactly: its coordinates are
+    /// rounded, and the geometry is plain Swift arithmetic, the same on every machine.
+    static func checkText(_ text: String, feature: String, name: String,
+                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let url = root.appendingPathComponent(feature).appendingPathComponent(name + ".svg")
+        let record = ProcessInfo.processInfo.environment["RECORD_GOLDENS"] == "1"
+        guard !record, let stored = try? String(contentsOf: url, encoding: .utf8) else {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            Issue.record("recorded golden \(url.path); look at it and run again", sourceLocation: sourceLocation)
+            return
+        }
+        if stored != text {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("signature-ink-goldens/\(feature)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try text.write(to: dir.appendingPathComponent(name + ".actual.svg"), atomically: true, encoding: .utf8)
+            let a = stored.split(separator: "\n"), b = text.split(separator: "\n")
+            let line = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
+            Issue.record("\(feature)/\(name).svg differs from line \(line + 1); see \(dir.path)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
 /// What `pdfinfo` and `pdftoppm` (poppler-utils, installed by `make deps`) say about a PDF.
 struct PDFInspection {
     var pages: Int
@@ -107,15 +131,20 @@ struct PDFInspection {
             .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw InspectionError(message: "\(tool) is missing: install poppler-utils (make deps does)")
         }
+        // Output goes to a file, not a pipe: reading a pipe can fail with EINTR while other tests run.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString).txt")
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let out = try FileHandle(forWritingTo: file)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = arguments
-        let out = Pipe()
         p.standardOutput = out
-        p.standardError = Pipe()
+        p.standardError = FileHandle.nullDevice
         try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
+        try out.close()
+        let data = try Data(contentsOf: file)
         guard p.terminationStatus == 0 else { throw InspectionError(message: "\(tool) failed with \(p.terminationStatus)") }
         return String(decoding: data, as: UTF8.self)
     }

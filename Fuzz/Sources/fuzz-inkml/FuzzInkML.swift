@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
+import FuzzSupport
+import SignatureInkFormats
+
+/// libFuzzer entry point: decodes the input as InkML and checks the result.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    FuzzInput.decode(FuzzInput.data(bytes, count), as: .inkml)
+    return 0
+}

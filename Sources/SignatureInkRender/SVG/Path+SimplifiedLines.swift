@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+import SignatureInk
+
+extension Path {
+    /// The path with each run of straight lines simplified by Ramer-Douglas-Peucker; curves, moves and closes
+    /// are kept as they are, so every point of the result is within `tolerance` of the original outline.
+    /// - Parameter tolerance: largest distance of a dropped corner from the simplified run, in path units, >= 0.
+    /// - Returns: the simplified path.
+    func simplifyingLines(tolerance: Double) -> Path {
+        var out = Path()
+        out.reserveCapacity(elements.count)
+        var run: [Point] = []  // the point the run starts from, then each line's end
+        var indices: [Int] = []
+        var stack: [Int] = []
+        func flush() {
+            guard run.count > 1 else { return }
+            if run.count == 2 {
+                out.line(to: run[1])
+            } else {
+                indices.removeAll(keepingCapacity: true)
+                run.withUnsafeBufferPointer {
+                    RamerDouglasPeucker.simplify($0, tolerance: tolerance, into: &indices, stack: &stack)
+                }
+                for i in indices.dropFirst() { out.line(to: run[i]) }
+            }
+        }
+        var current = Point.zero, start = Point.zero
+        for e in elements {
+            switch e {
+            case let .line(p):
+                if run.isEmpty { run.append(current) }
+                run.append(p)
+                current = p
+                continue
+            default:
+                flush()
+                run.removeAll(keepingCapacity: true)
+            }
+            switch e {
+            case let .move(p): out.move(to: p); current = p; start = p
+            case let .cubic(a, b, p): out.curve(to: p, control1: a, control2: b); current = p
+            case .close: out.close(); current = start
+            case .line: break
+            }
+        }
+        flush()
+        return out
+    }
+}
