@@ -21,8 +21,8 @@
 # package-benchmark exits 2 on a regression (fails here) and 4 when every deviation is an improvement (passes
 # here with a notice to re-record).
 # package-benchmark 1.38 writes a thresholds file with the benchmark name's spaces as underscores but looks it up
-# by the name as it is; Capture and Simplify names have spaces (and no underscores), so an update renames their
-# files back to the exact names.
+# by the name as it is, so benchmark names must have no spaces. Should a Capture or Simplify name gain spaces (and
+# no underscores), an update renames its file back to the exact name.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export SIGNATURE_INK_BENCH_CI=1
