@@ -20,9 +20,9 @@ let benchmarks: @Sendable () -> Void = {
     let tolerances: [BenchmarkMetric: BenchmarkThresholds] = [
         // Instruction counts move a little with the toolchain and libc: 3 % either way is a real change.
         .instructions: BenchmarkThresholds(relative: [.p90: 3.0]),
-        // About 120 allocations a signature, mostly Cairo's, whose count moves by a few percent with what ran
-        // before in the process; 10 % still catches one allocation more per sample (+140 %).
-        .mallocCountTotal: BenchmarkThresholds(relative: [.p90: 10.0]),
+        // About 60-120 allocations a signature, mostly Cairo's and the encoder's tables, whose count moved by up to
+        // 10 % between runs of the same build; 25 % still catches one allocation more per sample (+140 % or more).
+        .mallocCountTotal: BenchmarkThresholds(relative: [.p90: 25.0]),
     ]
     let config = Benchmark.Configuration(
         metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],

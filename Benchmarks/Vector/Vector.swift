@@ -17,9 +17,9 @@ let benchmarks: @Sendable () -> Void = {
     let pdfBytes = BenchmarkMetric.custom("PDF bytes per signature", polarity: .prefersSmaller, useScalingFactor: false)
     let tolerances: [BenchmarkMetric: BenchmarkThresholds] = [
         .instructions: BenchmarkThresholds(relative: [.p90: 3.0]),
-        // About 120 allocations a signature, mostly Cairo's, whose count moves by a few percent with what ran
-        // before in the process; 10 % still catches one allocation more per sample (+140 %).
-        .mallocCountTotal: BenchmarkThresholds(relative: [.p90: 10.0]),
+        // About 60-120 allocations a signature, mostly Cairo's and the encoder's tables, whose count moved by up to
+        // 10 % between runs of the same build; 25 % still catches one allocation more per sample (+140 % or more).
+        .mallocCountTotal: BenchmarkThresholds(relative: [.p90: 25.0]),
     ]
     func config(_ size: BenchmarkMetric) -> Benchmark.Configuration {
         .init(metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions, size],
