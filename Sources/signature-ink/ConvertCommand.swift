@@ -33,8 +33,7 @@ struct ConvertCommand: ParsableCommand {
         guard to.canEncode else {
             throw ValidationError("--to \(to.rawValue): \(to.displayName) can be read but not written.")
         }
-        let expandsToMany = inputs.count > 1 || inputs.contains { FileManager.default.isDirectory($0) }
-        try output.validate(inputCount: expandsToMany ? 2 : 1)
+        try output.validate(inputs: inputs)
     }
 
     /// The file name extension for each writable format.

@@ -10,11 +10,12 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("out-dir"), help: "Output directory; each output is named after its input's stem.")
     var outDir: String?
 
-    func validate(inputCount: Int) throws {
+    /// Checks that the outputs fit the inputs: several inputs, or a directory, need `--out-dir`.
+    func validate(inputs: [String]) throws {
         switch (output, outDir) {
         case (nil, nil): throw ValidationError("Give an output: -o FILE or --out-dir DIR.")
         case (.some, .some): throw ValidationError("Give either -o FILE or --out-dir DIR, not both.")
-        case (.some, nil) where inputCount > 1:
+        case (.some, nil) where inputs.count > 1 || inputs.contains(where: FileManager.default.isDirectory):
             throw ValidationError("Several inputs need --out-dir DIR.")
         default: break
         }

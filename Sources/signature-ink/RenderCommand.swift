@@ -45,8 +45,7 @@ struct RenderCommand: ParsableCommand {
             return
         }
         guard !inputs.isEmpty else { throw ValidationError("Give at least one input file or directory.") }
-        let expandsToMany = inputs.count > 1 || inputs.contains { FileManager.default.isDirectory($0) }
-        try output.validate(inputCount: expandsToMany ? 2 : 1)
+        try output.validate(inputs: inputs)
         if let frames {
             guard (1...10_000).contains(frames) else { throw ValidationError("--frames must be 1...10000.") }
             guard output.outDir != nil else { throw ValidationError("--frames needs --out-dir DIR.") }
