@@ -16,43 +16,46 @@ struct InputLoader: Sendable {
 
     /// Reads and decodes one file, with the format it was read as and what was assumed.
     func read(_ path: String) throws(InputFailure) -> DecodeResult {
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
-            throw InputFailure(path: path, reason: FileManager.default.fileExists(atPath: path)
-                ? "cannot read the file" : "no such file")
-        }
-        if attributes[.type] as? FileAttributeType == .typeDirectory {
-            throw InputFailure(path: path, reason: "is a directory")
-        }
-        if let size = attributes[.size] as? Int, size > limits.maxBytes {
-            throw InputFailure(path: path, reason: "\(FormatError.limitExceeded(what: "file size in bytes", limit: limits.maxBytes, actual: size))")
-        }
-        return try decode(try readBounded(path), name: path)
+        try decode(try readBounded(path), name: path)
     }
 
-    /// Reads at most ``DecodingLimits/maxBytes`` bytes of `path`, refusing more: a file that grew after its
-    /// size was checked, or one with no size (a pipe, a device such as `/dev/zero`), cannot exhaust memory.
+    /// Reads at most ``DecodingLimits/maxBytes`` bytes of `path`, refusing more: the size is checked before
+    /// reading, and a file that grew after that, or one with no size (a pipe, a device such as `/dev/zero`),
+    /// cannot exhaust memory either. One `open`, one `fstat` and the reads: nothing else touches the disk.
     private func readBounded(_ path: String) throws(InputFailure) -> Data {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InputFailure(path: path, reason: "cannot read the file")
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw InputFailure(path: path, reason: errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot read the file")
         }
-        defer { try? handle.close() }
-        var data = Data()
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw InputFailure(path: path, reason: "cannot read the file") }
+        if info.st_mode & S_IFMT == S_IFDIR { throw InputFailure(path: path, reason: "is a directory") }
+        let size = Int(info.st_size)
+        if size > limits.maxBytes {
+            throw InputFailure(path: path, reason: "\(FormatError.limitExceeded(what: "file size in bytes", limit: limits.maxBytes, actual: size))")
+        }
+        // One byte more than the size, so the end of the file is seen in the first read when it did not grow.
+        var data = Data(count: Swift.max(size, 0) + 1)
+        var count = 0
         while true {
-            let chunk: Data?
-            do {
-                chunk = try handle.read(upToCount: Swift.min(1 << 20, limits.maxBytes + 1 - data.count))
-            } catch {
-                throw InputFailure(path: path, reason: "cannot read the file: \(error.localizedDescription)")
+            if count == data.count {
+                if count > limits.maxBytes {
+                    throw InputFailure(path: path, reason: "\(FormatError.limitExceeded(what: "file size in bytes", limit: limits.maxBytes, actual: count)) (read so far)")
+                }
+                data.count = Swift.min(count * 2 + 4096, limits.maxBytes + 1)
             }
-            guard let chunk, !chunk.isEmpty else { return data }
-            data.append(chunk)
-            if data.count > limits.maxBytes {
-                throw InputFailure(path: path, reason: "\(FormatError.limitExceeded(what: "file size in bytes", limit: limits.maxBytes, actual: data.count)) (read so far)")
+            let n = data.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n > 0 {
+                count += n
+            } else if n == 0 {
+                break
+            } else if errno != EINTR {
+                throw InputFailure(path: path, reason: "cannot read the file: \(String(cString: strerror(errno)))")
             }
         }
+        data.count = count
+        return data
     }
 
     /// Decodes bytes that came from `name` (a file, or a line of standard input).

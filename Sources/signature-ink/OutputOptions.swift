@@ -24,16 +24,21 @@ struct OutputOptions: ParsableArguments {
     /// Pairs each input with its output path. An input whose output would clash with another's, or overwrite an
     /// input, gets a failure instead.
     func plan(_ inputs: [BatchInput], fileExtension: String) -> [(input: String, output: Result<String, InputFailure>)] {
-        let inputPaths = Set(inputs.map { OutputWriter.canonical($0.path) })
+        var paths = CanonicalPaths()
+        let inputPaths = Set(inputs.map { paths.canonical($0.path) })
         var firstUse: [String: String] = [:]
+        // The folder's absolute path once; each output's path is a string joined to it (a URL per output asked
+        // the file system whether it was a folder).
+        let folder = URL(fileURLWithPath: outDir ?? ".", isDirectory: true).path
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         return inputs.map { input in
             let path: String
             if let output {
                 path = output
             } else {
-                path = URL(fileURLWithPath: outDir ?? ".").appendingPathComponent(input.relativeStem + "." + fileExtension).path
+                path = prefix + input.relativeStem + "." + fileExtension
             }
-            let target = OutputWriter.canonical(path)
+            let target = paths.canonical(path)
             if inputPaths.contains(target) {
                 return (input.path, .failure(InputFailure(path: input.path, reason: "output \(path) is an input; refusing to overwrite it")))
             }

@@ -1,31 +1,97 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import Synchronization
 
 /// Writes output files so that a failure never leaves a truncated file behind.
+///
+/// Each output goes to a new temporary file beside it (`open` with `O_EXCL`, so nothing else is touched),
+/// then is renamed over its path: readers see the old file or the whole new one. The temporary file is not
+/// flushed to disk first (`fsync`): the rename already keeps a partial file from appearing under the name,
+/// and a flush per file serialised a batch's workers on the file system's journal. A folder is created the
+/// first time an output goes into it, and only checked again when a write into it fails.
 enum OutputWriter {
-    /// Writes `bytes` to a temporary file beside `path` (creating its folder), then renames it over `path`. An existing file at `path`
-    /// is replaced only when the whole write succeeded.
+    /// Folders this process has created or found, so each is made once per run.
+    private static let madeDirectories = Mutex<Set<String>>([])
+    /// Numbers temporary files apart within this process; the process id sets processes apart.
+    private static let nextTemporary = Atomic<UInt64>(0)
+    private static let processID = getpid()
+
+    /// Writes `bytes` to a temporary file beside `path` (creating its folder), then renames it over `path`. An
+    /// existing file at `path` is replaced only when the whole write succeeded.
     static func write(_ bytes: [UInt8], to path: String) throws(InputFailure) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(
-            ".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))")
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Data(bytes).write(to: temporary, options: .withoutOverwriting)
+            try makeDirectory(directory)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
             throw InputFailure(path: path, reason: "cannot write: \(error.localizedDescription)")
         }
-        if rename(temporary.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw InputFailure(path: path, reason: "cannot write: \(reason)")
+        var temporary = ""
+        var fd: Int32 = -1
+        var checkedDirectory = false
+        while fd < 0 {
+            let n = nextTemporary.wrappingAdd(1, ordering: .relaxed).oldValue
+            temporary = directory + "/.\(name).partial-\(processID)-\(n)"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            guard fd < 0, errno != EEXIST, errno != EINTR else { continue }
+            // The folder was made earlier in the run but is gone: make it again, once.
+            guard errno == ENOENT, !checkedDirectory else { throw failure(path) }
+            checkedDirectory = true
+            _ = madeDirectories.withLock { $0.remove(directory) }
+            do { try makeDirectory(directory) } catch { throw failure(path) }
         }
+        let written = FileDescriptorIO.write(fd, bytes)
+        let reason = written ? nil : String(cString: strerror(errno))
+        if close(fd) != 0 || !written {
+            let error = failure(path, reason: reason)
+            unlink(temporary)
+            throw error
+        }
+        if rename(temporary, path) != 0 {
+            let error = failure(path)
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Creates `directory` and its parents unless this process already did (or found it).
+    private static func makeDirectory(_ directory: String) throws {
+        if directory.isEmpty || madeDirectories.withLock({ $0.contains(directory) }) { return }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        _ = madeDirectories.withLock { $0.insert(directory) }
+    }
+
+    private static func failure(_ path: String, reason: String? = nil) -> InputFailure {
+        InputFailure(path: path, reason: "cannot write: \(reason ?? String(cString: strerror(errno)))")
     }
 
     /// The canonical absolute form of a path, used to spot an output that would overwrite an input.
     static func canonical(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}
+
+/// Canonical paths (see ``OutputWriter/canonical(_:)``) of many files in few folders: each folder is resolved
+/// once, and each file costs one `lstat` (a file that is itself a symbolic link is resolved in full).
+struct CanonicalPaths {
+    private var folders: [String: String] = [:]
+
+    mutating func canonical(_ path: String) -> String {
+        let standard = URL(fileURLWithPath: path, isDirectory: false).standardizedFileURL.path
+        guard let slash = standard.lastIndex(of: "/"), slash != standard.startIndex else {
+            return OutputWriter.canonical(path)
+        }
+        var info = stat()
+        if lstat(standard, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { return OutputWriter.canonical(path) }
+        let folder = String(standard[..<slash])
+        let resolved: String
+        if let known = folders[folder] {
+            resolved = known
+        } else {
+            resolved = OutputWriter.canonical(folder)
+            folders[folder] = resolved
+        }
+        return (resolved == "/" ? "" : resolved) + standard[slash...]
     }
 }

@@ -82,6 +82,84 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("0.1", 0.1), ("-0", -0.0), ("1E+2", 100), ("2e-2", 0.02), ("9007199254740993", 9007199254740992),
+        ("123456789012345678901234567890", 1.2345678901234568e29), ("0.1000000000000000055511151231257827", 0.1),
+        ("2.2250738585072014e-308", Double.leastNormalMagnitude), ("4.9e-324", Double.leastNonzeroMagnitude), ("1e-400", 0), ("35.59", 35.59), ("1615295130731", 1615295130731),
+    ])
+    func numbersAreCorrectlyRounded(text: String, value: Double) throws {
+        let s = try decode(#"{"format":"signature-ink","version":1,"channels":["x","y","t"],"strokes":[[[\#(text),0,0]]]}"#,
+                           limits: DecodingLimits(maxCoordinate: .greatestFiniteMagnitude))
+        #expect(s.samples[0].x == value && s.samples[0].x.sign == value.sign)
+    }
+
+    @Test func floatChannelsAreRoundedOnceToFloat() throws {
+        // 0.1 and 16777217 (2^24 + 1) round differently through Double than straight to Float for some inputs;
+        // these are the values a Float's shortest text gives back.
+        let values: [Float] = [0.1, 0.33333334, 1.0000001, 3.4028235e38, .leastNormalMagnitude, .leastNonzeroMagnitude]
+        let channels = #"["x","y","t","azimuth","altitude","pressure"]"#
+        for v in values {
+            let doc = #"{"format":"signature-ink","version":1,"channels":\#(channels),"strokes":[[[0,0,0,\#(JSONText.number(v)),\#(JSONText.number(v)),0]]]}"#
+            #expect(try decode(doc).samples[0].azimuth == v, "\(v)")
+        }
+    }
+
+    @Test func keysMayComeInAnyOrderAndRepeat() throws {
+        let s = try decode(#"{"strokes":[[[1,2,3]]],"extra":[{"a":[1,{"b":null}]}],"channels":["x","y","t"],"version":1,"form\u0061t":"signature-ink","metadata":{"a":"first","a":"second"},"channels":["q"]}"#)
+        #expect(s.samples == [InkSample(x: 1, y: 2, t: 3)])
+        #expect(s.metadata == ["a": "first"])
+    }
+
+    @Test func escapedStringsAreDecoded() throws {
+        let s = try decode(#"{"format":"signature-ink","version":1,"metadata":{"k\u00e9\n":"\ud83d\ude00\/\"\\\t"},"channels":["x","y","t"],"strokes":[[[1,2,3]]]}"#)
+        #expect(s.metadata == ["k\u{e9}\n": "\u{1F600}/\"\\\t"])
+    }
+
+    @Test(arguments: [
+        #"[[1,2,3],]"#, #"[[1,2,3,]]"#, #"[[01,2,3]]"#, #"[[1.,2,3]]"#, #"[[.5,2,3]]"#, #"[[1.2.3,2,3]]"#,
+        #"[[-,2,3]]"#, #"[[1e,2,3]]"#, #"[[1e400,2,3]]"#, #"[[NaN,2,3]]"#, #"[[1,2,3]] x"#,
+    ])
+    func malformedStrokesAreSyntaxErrorsWithPositions(strokes: String) {
+        do {
+            _ = try decode("{\"format\":\"signature-ink\",\"version\":1,\"channels\":[\"x\",\"y\",\"t\"],\n\"strokes\":[\(strokes)]}")
+            Issue.record("decoded \(strokes)")
+        } catch {
+            guard case let .syntax(line, column, message) = error else { Issue.record("\(strokes): \(error)"); return }
+            #expect(line == 2 && column > 11, "\(strokes): \(error)")
+            #expect(message.hasPrefix("invalid JSON"))
+        }
+    }
+
+    @Test func aFieldErrorWaitsForTheSyntaxCheck() {
+        // The bad format comes first, but a document that is not JSON is reported as such.
+        #expect(throws: FormatError.self) { try decode(#"{"format":"other","version":1,"channels":["x","y","t"],"strokes":[[[1,2,3]]]"#) }
+        do {
+            _ = try decode(#"{"format":"other","version":1,"channels":["x","y","t"],"strokes":[[[1,2,3]]]"#)
+        } catch {
+            guard case .syntax = error else { Issue.record("got \(error)"); return }
+        }
+    }
+
+    @Test func otherUnicodeEncodingsAreRead() throws {
+        let text = #"{"format":"signature-ink","version":1,"channels":["x","y","t"],"strokes":[[[1,2,3]]]}"#
+        for encoding in [String.Encoding.utf16, .utf16LittleEndian, .utf16BigEndian, .utf32, .utf32LittleEndian, .utf32BigEndian] {
+            let data = try #require(text.data(using: encoding))
+            #expect(try NativeDecoder().decode(data).samples == [InkSample(x: 1, y: 2, t: 3)], "\(encoding)")
+        }
+        #expect(try decode("\u{FEFF}" + text).samples.count == 1)
+    }
+
+    @Test func nestingIsBounded() {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        do {
+            _ = try decode(#"{"format":"signature-ink","version":1,"channels":["x","y","t"],"strokes":[[[1,2,3]]],"d":\#(deep)}"#)
+            Issue.record("decoded")
+        } catch {
+            guard case let .syntax(line, column, _) = error else { Issue.record("got \(error)"); return }
+            #expect(line == 1 && column > 1)
+        }
+    }
+
     @Test func nonFiniteValuesCannotBeEncoded() {
         let s = Signature(strokes: [[InkSample(x: .nan, y: 0, t: 0)]])
         #expect(throws: FormatError.self) { try NativeEncoder().encode(s) }

@@ -4,6 +4,86 @@ import Foundation
 /// Runs Foundation's JSON decoder with the limits in `userInfo`, turning every failure into a
 /// ``FormatError`` with a line and column (syntax) or a field path (shape).
 enum JSONInput {
+    /// Runs `body` over the bytes of `data` with a ``JSONReader``, turning a stop into a ``FormatError``.
+    ///
+    /// A syntax error is located and worded as ``syntaxError(in:)`` does it, so messages stay those of
+    /// Foundation's parser. A field error is thrown only once the whole text is known to be well formed: a
+    /// document that is both malformed and wrong is reported as malformed, wherever the two are.
+    /// UTF-16 and UTF-32 text (which Foundation's decoder reads too) is transcoded to UTF-8 first.
+    static func read<T>(_ data: Data, limits: DecodingLimits,
+                        _ body: (inout JSONReader) throws(JSONReader.Stop) -> T) throws(FormatError) -> T {
+        try limits.checkSize(data.count)
+        if let utf8 = transcodedToUTF8(data) { return try read(utf8, limits: limits, body) }
+        let outcome: Result<T, JSONReader.Stop> = data.withUnsafeBytes { raw in
+            var reader = JSONReader(raw)
+            do throws(JSONReader.Stop) {
+                let value = try body(&reader)
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case let .success(value):
+            return value
+        case let .failure(.syntax(offset)):
+            throw syntaxError(in: data, at: offset)
+        case let .failure(.field(error)):
+            if let offset = firstSyntaxError(in: data) { throw syntaxError(in: data, at: offset) }
+            throw error
+        }
+    }
+
+    /// The byte offset of the first syntax error in `data` (UTF-8), or `nil` when it is one well-formed value.
+    static func firstSyntaxError(in data: Data) -> Int? {
+        data.withUnsafeBytes { raw in
+            var reader = JSONReader(raw)
+            do throws(JSONReader.Stop) {
+                try reader.skipValue()
+                try reader.expectEnd()
+                return nil
+            } catch {
+                if case let .syntax(offset) = error { return offset }
+                return nil
+            }
+        }
+    }
+
+    /// The error for a syntax error the reader found at byte `offset`: Foundation's wording and position
+    /// when its parser agrees the text is malformed, otherwise a plain message at the offset.
+    static func syntaxError(in data: Data, at offset: Int) -> FormatError {
+        let error = syntaxError(in: data)
+        if case let .syntax(line, _, _) = error, line > 0 { return error }
+        let (line, column) = lineAndColumn(of: offset, in: data)
+        if case let .syntax(_, _, message) = error, message != "invalid JSON" {
+            return .syntax(line: line, column: column, message: message)
+        }
+        return .syntax(line: line, column: column, message: "invalid JSON: unexpected character")
+    }
+
+    /// `data` as UTF-8 when it is UTF-16 or UTF-32 (told by a byte-order mark or by the zero bytes around
+    /// the first ASCII character, as RFC 4627 describes); `nil` when it is UTF-8 already.
+    static func transcodedToUTF8(_ data: Data) -> Data? {
+        guard data.count >= 2 else { return nil }
+        let b = Array(data.prefix(4)) + [1, 1, 1, 1]
+        let encoding: String.Encoding
+        switch (b[0], b[1], b[2], b[3]) {
+        case (0, 0, 0xFE, 0xFF), (0, 0, 0, _): encoding = .utf32BigEndian
+        case (0xFF, 0xFE, 0, 0): encoding = .utf32LittleEndian
+        case (_, 0, 0, 0) where data.count >= 4: encoding = .utf32LittleEndian
+        case (0xFE, 0xFF, _, _), (0, _, _, _): encoding = .utf16BigEndian
+        case (0xFF, 0xFE, _, _), (_, 0, _, _): encoding = .utf16LittleEndian
+        default: return nil
+        }
+        var body = data
+        let bom = encoding == .utf32BigEndian || encoding == .utf32LittleEndian ? 4 : 2
+        if [0xFEFF, 0xFFFE0000, 0xFFFE, 0x0000FEFF].contains(b.prefix(bom).reduce(0) { $0 << 8 | Int($1) }) {
+            body = data.dropFirst(bom)
+        }
+        guard let text = String(data: body, encoding: encoding) else { return nil }
+        return Data(text.utf8)
+    }
+
     static func decode<T: Decodable>(_ type: T.Type, from data: Data,
                                      limits: DecodingLimits) throws(FormatError) -> T {
         try limits.checkSize(data.count)
@@ -82,4 +162,68 @@ struct AnyKey: CodingKey {
     var intValue: Int?
     init(stringValue: String) { self.stringValue = stringValue }
     init(intValue: Int) { self.stringValue = "\(intValue)"; self.intValue = intValue }
+}
+
+let limitsKey = CodingUserInfoKey(rawValue: "signature-ink.limits")!
+
+extension FormatError {
+    /// Turns a Foundation decoding error into one that names the field and position.
+    init(_ error: DecodingError) {
+        func path(_ keys: [any CodingKey]) -> String {
+            var out = ""
+            for k in keys {
+                if let i = k.intValue { out += "[\(i)]" } else { out += out.isEmpty ? k.stringValue : ".\(k.stringValue)" }
+            }
+            return out
+        }
+        switch error {
+        case let .keyNotFound(key, ctx):
+            let p = path(ctx.codingPath + [key])
+            self = .field(path: p, message: "missing")
+        case let .valueNotFound(type, ctx):
+            self = .field(path: path(ctx.codingPath), message: "expected \(FormatError.typeName(type)), found null")
+        case let .typeMismatch(type, ctx):
+            self = .field(path: path(ctx.codingPath), message: "expected \(FormatError.typeName(type))")
+        case let .dataCorrupted(ctx):
+            if ctx.codingPath.isEmpty {
+                let text = (ctx.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+                    ?? ctx.debugDescription
+                self = FormatError.syntax(from: text)
+            } else {
+                self = .field(path: path(ctx.codingPath), message: ctx.debugDescription)
+            }
+        @unknown default:
+            self = .syntax(line: 0, column: 0, message: "\(error)")
+        }
+    }
+
+    static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Float.Type, is Int.Type: return "a number"
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        default:
+            let name = "\(type)"
+            if name.hasPrefix("Array") || name.contains("UnkeyedDecodingContainer") { return "an array" }
+            if name.hasPrefix("Dictionary") || name.contains("KeyedDecodingContainer") { return "an object" }
+            return name
+        }
+    }
+
+    /// Parses "... around line L, column C." out of a JSON parser message.
+    static func syntax(from text: String) -> FormatError {
+        var line = 0, column = 0
+        if let r = text.range(of: "line ") {
+            let digits = text[r.upperBound...].prefix { $0.isNumber }
+            line = Int(digits) ?? 0
+        }
+        if let r = text.range(of: "column ") {
+            let digits = text[r.upperBound...].prefix { $0.isNumber }
+            column = Int(digits) ?? 0
+        }
+        var message = text
+        if let r = message.range(of: " around line") { message = String(message[..<r.lowerBound]) }
+        if message.hasSuffix(".") { message.removeLast() }
+        return .syntax(line: line, column: column, message: "invalid JSON: \(message)")
+    }
 }

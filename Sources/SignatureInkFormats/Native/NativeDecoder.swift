@@ -33,203 +33,366 @@ public struct NativeDecoder: Sendable {
     /// Decodes a signature.
     /// - Throws: ``FormatError`` naming the line and column of a syntax error, or the path of a bad field.
     public func decode(_ data: Data) throws(FormatError) -> Signature {
-        try JSONInput.decode(NativeDocument.self, from: data, limits: limits).signature
+        let limits = self.limits
+        return try JSONInput.read(data, limits: limits) { (reader: inout JSONReader) throws(JSONReader.Stop) in
+            try NativeDocumentReader(limits: limits).read(&reader)
+        }
     }
 }
-
-let limitsKey = CodingUserInfoKey(rawValue: "signature-ink.limits")!
 
 /// The channels a native document can name, in the order samples store them.
 enum NativeChannel: String, CaseIterable {
     case x, y, t, pressure, altitude, azimuth
 }
 
-private struct NativeDocument: Decodable {
-    let signature: Signature
+/// Reads a native document in one pass over its bytes.
+///
+/// Errors come in the order a reader would meet them checking the document top down, whatever the order of
+/// its keys: a syntax error anywhere first, then `format`, `version`, `canvas`, `startTime`, `metadata`,
+/// `channels` and last `strokes`. So the top-level object is scanned first, noting where each value starts;
+/// `strokes` is read during the scan when `channels` came before it (as this package writes them), otherwise
+/// afterwards from where it starts.
+private struct NativeDocumentReader {
+    let limits: DecodingLimits
 
-    enum Key: String, CodingKey {
+    /// The top-level members, in the order they are checked.
+    private enum Member: Int, CaseIterable {
         case format, version, canvas, startTime, metadata, channels, strokes
-    }
 
-    struct CanvasFields: Decodable {
-        let width: Double
-        let height: Double
-        let unitsPerInch: Double?
-    }
-
-    init(from decoder: any Decoder) throws {
-        let limits = decoder.userInfo[limitsKey] as? DecodingLimits ?? .default
-        let c = try decoder.container(keyedBy: Key.self)
-        let format = try c.decode(String.self, forKey: .format)
-        guard format == "signature-ink" else {
-            throw FormatError.field(path: "format", message: "expected \"signature-ink\", found \"\(format)\"")
+        var name: StaticString {
+            switch self {
+            case .format: return "format"
+            case .version: return "version"
+            case .canvas: return "canvas"
+            case .startTime: return "startTime"
+            case .metadata: return "metadata"
+            case .channels: return "channels"
+            case .strokes: return "strokes"
+            }
         }
-        let version = try c.decode(Int.self, forKey: .version)
-        guard version == 1 else { throw FormatError.unsupportedVersion(format: format, version: version) }
+    }
+
+    typealias Stop = JSONReader.Stop
+
+    func read(_ r: inout JSONReader) throws(Stop) -> Signature {
+        let kind = try r.peekKind()
+        guard kind == .object else { throw Self.typeMismatch("", expected: .object, found: kind) }
+        // Where each member's value starts, as a reader positioned there.
+        var found = [JSONReader?](repeating: nil, count: Member.allCases.count)
+        // The strokes, when they were read during the scan.
+        var early: Result<[[InkSample]], FormatError>?
+        if try r.enterObject() {
+            repeat {
+                let key = try r.key()
+                _ = r.peek()
+                // A repeated key counts once, the first time, as in Foundation's decoder.
+                guard let member = Member.allCases.first(where: { r.matches(key, $0.name) }),
+                      found[member.rawValue] == nil else {
+                    try r.skipValue()
+                    continue
+                }
+                found[member.rawValue] = r
+                if member == .strokes, var c = found[Member.channels.rawValue], let channels = try? channelList(&c) {
+                    let start = r
+                    do {
+                        early = .success(try strokes(&r, channels: channels))
+                    } catch {
+                        guard case let .field(error) = error else { throw error }
+                        early = .failure(error)
+                        r = start
+                        try r.skipValue()
+                    }
+                    continue
+                }
+                try r.skipValue()
+            } while try r.nextInObject()
+        }
+        try r.expectEnd()
+
+        func reader(_ m: Member) throws(Stop) -> JSONReader {
+            guard let c = found[m.rawValue] else { throw .field(.field(path: m.name.description, message: "missing")) }
+            return c
+        }
+        func present(_ m: Member) -> JSONReader? {
+            guard var c = found[m.rawValue], !c.consumeNull() else { return nil }
+            return c
+        }
+
+        var c = try reader(.format)
+        let format = try Self.string(&c, path: "format")
+        guard format == "signature-ink" else {
+            throw .field(.field(path: "format", message: "expected \"signature-ink\", found \"\(format)\""))
+        }
+        c = try reader(.version)
+        let version = try Self.integer(&c, path: "version")
+        guard version == 1 else { throw .field(.unsupportedVersion(format: format, version: version)) }
 
         var canvas: Canvas?
-        if let f = try c.decodeIfPresent(CanvasFields.self, forKey: .canvas) {
-            let upi = f.unitsPerInch ?? Canvas.cssPixelsPerInch
-            guard f.width > 0, f.height > 0, f.width <= limits.maxCoordinate, f.height <= limits.maxCoordinate else {
-                throw FormatError.field(path: "canvas", message: "width and height must be > 0 and at most the "
-                                        + "coordinate limit \(limits.maxCoordinate)")
-            }
-            guard InkAssembler.unitsPerInchRange.contains(upi) else {
-                throw FormatError.field(path: "canvas.unitsPerInch", message: "\(upi) is outside \(InkAssembler.unitsPerInchRange)")
-            }
-            canvas = Canvas(width: f.width, height: f.height, unitsPerInch: upi)
+        if var c = present(.canvas) {
+            canvas = try self.canvas(&c)
         }
-        let startTime = try c.decodeIfPresent(Double.self, forKey: .startTime)
-        if let s = startTime, !(s.isFinite && s >= 0 && s <= InkAssembler.maxTimestamp) {
-            throw FormatError.field(path: "startTime", message: "\(s) is outside 0...\(InkAssembler.maxTimestamp) "
-                                    + "milliseconds since 1970 (up to the year 5138)")
-        }
-        let metadata = try c.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
-
-        let names = try c.decode([String].self, forKey: .channels)
-        var channels: [NativeChannel] = []
-        for (i, name) in names.enumerated() {
-            guard let ch = NativeChannel(rawValue: name) else {
-                throw FormatError.field(path: "channels[\(i)]", message: "unknown channel \"\(name)\"")
+        var startTime: Double?
+        if var c = present(.startTime) {
+            let s = try Self.double(&c, path: "startTime")
+            guard s.isFinite && s >= 0 && s <= InkAssembler.maxTimestamp else {
+                throw .field(.field(path: "startTime", message: "\(s) is outside 0...\(InkAssembler.maxTimestamp) "
+                                    + "milliseconds since 1970 (up to the year 5138)"))
             }
-            guard !channels.contains(ch) else {
-                throw FormatError.field(path: "channels[\(i)]", message: "channel \"\(name)\" named twice")
-            }
-            channels.append(ch)
+            startTime = s
         }
-        guard Array(channels.prefix(3)) == [.x, .y, .t] else {
-            throw FormatError.field(path: "channels", message: "must begin with \"x\", \"y\", \"t\"")
+        var metadata: [String: String] = [:]
+        if var c = present(.metadata) {
+            metadata = try Self.metadata(&c)
         }
+        c = try reader(.channels)
+        let channels = try channelList(&c)
 
         var signature = Signature(canvas: canvas, startTime: startTime, metadata: metadata)
-        var strokes = try c.nestedUnkeyedContainer(forKey: .strokes)
-        var stroke: [InkSample] = []
-        var total = 0
-        while !strokes.isAtEnd {
-            let strokeIndex = strokes.currentIndex
-            if strokeIndex >= limits.maxStrokes {
-                throw FormatError.limitExceeded(what: "stroke count", limit: limits.maxStrokes, actual: strokeIndex + 1)
+        let strokes: [[InkSample]]
+        switch early {
+        case let .success(s): strokes = s
+        case let .failure(error): throw .field(error)
+        case nil:
+            c = try reader(.strokes)
+            strokes = try self.strokes(&c, channels: channels)
+        }
+        for stroke in strokes { signature.appendStroke(stroke) }
+        return signature
+    }
+
+    // MARK: Members
+
+    private func canvas(_ r: inout JSONReader) throws(Stop) -> Canvas {
+        let kind = try r.peekKind()
+        guard kind == .object else { throw Self.typeMismatch("canvas", expected: .object, found: kind) }
+        var width: JSONReader?, height: JSONReader?, unitsPerInch: JSONReader?
+        if try r.enterObject() {
+            repeat {
+                let key = try r.key()
+                _ = r.peek()
+                if r.matches(key, "width") { width = width ?? r } else if r.matches(key, "height") { height = height ?? r }
+                else if r.matches(key, "unitsPerInch") { unitsPerInch = unitsPerInch ?? r }
+                try r.skipValue()
+            } while try r.nextInObject()
+        }
+        guard var w = width else { throw .field(.field(path: "canvas.width", message: "missing")) }
+        let widthValue = try Self.double(&w, path: "canvas.width")
+        guard var h = height else { throw .field(.field(path: "canvas.height", message: "missing")) }
+        let heightValue = try Self.double(&h, path: "canvas.height")
+        var upi = Canvas.cssPixelsPerInch
+        if var u = unitsPerInch, !u.consumeNull() { upi = try Self.double(&u, path: "canvas.unitsPerInch") }
+        guard widthValue > 0, heightValue > 0, widthValue <= limits.maxCoordinate, heightValue <= limits.maxCoordinate else {
+            throw .field(.field(path: "canvas", message: "width and height must be > 0 and at most the "
+                                + "coordinate limit \(limits.maxCoordinate)"))
+        }
+        guard InkAssembler.unitsPerInchRange.contains(upi) else {
+            throw .field(.field(path: "canvas.unitsPerInch", message: "\(upi) is outside \(InkAssembler.unitsPerInchRange)"))
+        }
+        return Canvas(width: widthValue, height: heightValue, unitsPerInch: upi)
+    }
+
+    private static func metadata(_ r: inout JSONReader) throws(Stop) -> [String: String] {
+        let kind = try r.peekKind()
+        guard kind == .object else { throw typeMismatch("metadata", expected: .object, found: kind) }
+        var out: [String: String] = [:]
+        if try r.enterObject() {
+            repeat {
+                let key = r.text(of: try r.key())
+                if out[key] == nil { out[key] = try string(&r, path: "metadata.\(key)") } else { try r.skipValue() }
+            } while try r.nextInObject()
+        }
+        return out
+    }
+
+    private func channelList(_ r: inout JSONReader) throws(Stop) -> [NativeChannel] {
+        let kind = try r.peekKind()
+        guard kind == .array else { throw Self.typeMismatch("channels", expected: .array, found: kind) }
+        var channels: [NativeChannel] = []
+        guard try r.enterArray() else {
+            throw .field(.field(path: "channels", message: "must begin with \"x\", \"y\", \"t\""))
+        }
+        var i = 0
+        repeat {
+            let name = try Self.string(&r, path: "channels[\(i)]")
+            guard let ch = NativeChannel(rawValue: name) else {
+                throw .field(.field(path: "channels[\(i)]", message: "unknown channel \"\(name)\""))
             }
-            var samples = try strokes.nestedUnkeyedContainer()
-            stroke.removeAll(keepingCapacity: true)
-            while !samples.isAtEnd {
-                let sampleIndex = samples.currentIndex
-                let path = "strokes[\(strokeIndex)][\(sampleIndex)]"
-                if sampleIndex >= limits.maxSamplesPerStroke {
-                    throw FormatError.limitExceeded(
-                        what: "samples in stroke \(strokeIndex)", limit: limits.maxSamplesPerStroke,
-                        actual: sampleIndex + 1)
-                }
-                total += 1
-                if total > limits.maxSamples {
-                    throw FormatError.limitExceeded(what: "sample count", limit: limits.maxSamples, actual: total)
-                }
-                var fields = try samples.nestedUnkeyedContainer()
-                if let n = fields.count, n != channels.count {
-                    throw FormatError.field(path: path, message: "has \(n) values, expected \(channels.count) (one per channel)")
-                }
-                var s = InkSample(x: 0, y: 0, t: 0)
-                for (k, ch) in channels.enumerated() {
-                    let fieldPath = "\(path)[\(k)] (\(ch.rawValue))"
-                    switch ch {
-                    case .x, .y, .t:
-                        let v = try fields.decode(Double.self)
-                        guard v.isFinite else { throw FormatError.field(path: fieldPath, message: "must be finite") }
-                        if ch != .t && abs(v) > limits.maxCoordinate {
-                            throw FormatError.field(path: fieldPath, message: "coordinate \(v) exceeds the limit of \(limits.maxCoordinate)")
-                        }
-                        if ch == .t {
-                            guard v >= 0, v <= InkAssembler.maxTimestamp else {
-                                throw FormatError.field(path: fieldPath, message:
-                                    "time \(v) ms is outside 0...\(InkAssembler.maxTimestamp) (up to the year 5138)")
-                            }
-                            if let previous = stroke.last?.t, v < previous {
-                                throw FormatError.field(path: fieldPath, message:
-                                    "time \(v) ms is earlier than the previous sample's \(previous) ms")
-                            }
-                        }
-                        if ch == .x { s.x = v } else if ch == .y { s.y = v } else { s.t = v }
-                    case .pressure, .altitude, .azimuth:
-                        if try fields.decodeNil() { continue }
-                        let v = try fields.decode(Float.self)
-                        guard v.isFinite else { throw FormatError.field(path: fieldPath, message: "must be finite") }
-                        if ch == .pressure {
-                            guard (0...1).contains(v) else {
-                                throw FormatError.field(path: fieldPath, message: "pressure \(v) is outside 0...1")
-                            }
-                            s.pressure = v
-                        } else if ch == .altitude { s.altitude = v } else { s.azimuth = v }
+            guard !channels.contains(ch) else {
+                throw .field(.field(path: "channels[\(i)]", message: "channel \"\(name)\" named twice"))
+            }
+            channels.append(ch)
+            i += 1
+        } while try r.nextInArray()
+        guard Array(channels.prefix(3)) == [.x, .y, .t] else {
+            throw .field(.field(path: "channels", message: "must begin with \"x\", \"y\", \"t\""))
+        }
+        return channels
+    }
+
+    /// One value of a sample before it is checked: the checks wait until the sample's length is known.
+    private enum Value {
+        case number(JSONReader.Number)
+        case null
+        case other(JSONReader.Kind)
+    }
+
+    private func strokes(_ r: inout JSONReader, channels: [NativeChannel]) throws(Stop) -> [[InkSample]] {
+        let kind = try r.peekKind()
+        guard kind == .array else { throw Self.typeMismatch("strokes", expected: .array, found: kind) }
+        var strokes: [[InkSample]] = []
+        var total = 0
+        var values = [Value](repeating: .null, count: channels.count)
+        guard try r.enterArray() else { return [] }
+        var strokeIndex = 0
+        repeat {
+            if strokeIndex >= limits.maxStrokes {
+                throw .field(.limitExceeded(what: "stroke count", limit: limits.maxStrokes, actual: strokeIndex + 1))
+            }
+            let kind = try r.peekKind()
+            guard kind == .array else {
+                throw Self.typeMismatch("strokes[\(strokeIndex)]", expected: .array, found: kind)
+            }
+            var stroke: [InkSample] = []
+            if try r.enterArray() {
+                var sampleIndex = 0
+                repeat {
+                    if sampleIndex >= limits.maxSamplesPerStroke {
+                        throw .field(.limitExceeded(what: "samples in stroke \(strokeIndex)",
+                                                    limit: limits.maxSamplesPerStroke, actual: sampleIndex + 1))
                     }
-                }
-                stroke.append(s)
+                    total += 1
+                    if total > limits.maxSamples {
+                        throw .field(.limitExceeded(what: "sample count", limit: limits.maxSamples, actual: total))
+                    }
+                    let kind = try r.peekKind()
+                    guard kind == .array else {
+                        throw Self.typeMismatch("strokes[\(strokeIndex)][\(sampleIndex)]", expected: .array, found: kind)
+                    }
+                    var count = 0
+                    if try r.enterArray() {
+                        repeat {
+                            if count < values.count {
+                                switch try r.peekKind() {
+                                case .number: values[count] = .number(try r.number())
+                                case .null:
+                                    _ = r.consumeNull()
+                                    values[count] = .null
+                                case let other:
+                                    values[count] = .other(other)
+                                    try r.skipValue()
+                                }
+                            } else {
+                                try r.skipValue()
+                            }
+                            count += 1
+                        } while try r.nextInArray()
+                    }
+                    stroke.append(try sample(values, count: count, previous: stroke.last, r,
+                                             channels: channels, stroke: strokeIndex, index: sampleIndex))
+                    sampleIndex += 1
+                } while try r.nextInArray()
             }
             guard !stroke.isEmpty else {
-                throw FormatError.field(path: "strokes[\(strokeIndex)]", message: "an empty stroke (a stroke holds at least one sample)")
+                throw .field(.field(path: "strokes[\(strokeIndex)]",
+                                    message: "an empty stroke (a stroke holds at least one sample)"))
             }
-            signature.appendStroke(stroke)
-        }
-        self.signature = signature
-    }
-}
-
-extension FormatError {
-    /// Turns a Foundation decoding error into one that names the field and position.
-    init(_ error: DecodingError) {
-        func path(_ keys: [any CodingKey]) -> String {
-            var out = ""
-            for k in keys {
-                if let i = k.intValue { out += "[\(i)]" } else { out += out.isEmpty ? k.stringValue : ".\(k.stringValue)" }
-            }
-            return out
-        }
-        switch error {
-        case let .keyNotFound(key, ctx):
-            let p = path(ctx.codingPath + [key])
-            self = .field(path: p, message: "missing")
-        case let .valueNotFound(type, ctx):
-            self = .field(path: path(ctx.codingPath), message: "expected \(FormatError.typeName(type)), found null")
-        case let .typeMismatch(type, ctx):
-            self = .field(path: path(ctx.codingPath), message: "expected \(FormatError.typeName(type))")
-        case let .dataCorrupted(ctx):
-            if ctx.codingPath.isEmpty {
-                let text = (ctx.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-                    ?? ctx.debugDescription
-                self = FormatError.syntax(from: text)
-            } else {
-                self = .field(path: path(ctx.codingPath), message: ctx.debugDescription)
-            }
-        @unknown default:
-            self = .syntax(line: 0, column: 0, message: "\(error)")
-        }
+            strokes.append(stroke)
+            strokeIndex += 1
+        } while try r.nextInArray()
+        return strokes
     }
 
-    static func typeName(_ type: Any.Type) -> String {
-        switch type {
-        case is Double.Type, is Float.Type, is Int.Type: return "a number"
-        case is String.Type: return "a string"
-        case is Bool.Type: return "true or false"
-        default:
-            let name = "\(type)"
-            if name.hasPrefix("Array") || name.contains("UnkeyedDecodingContainer") { return "an array" }
-            if name.hasPrefix("Dictionary") || name.contains("KeyedDecodingContainer") { return "an object" }
-            return name
+    /// Checks one sample's values and makes the sample.
+    private func sample(_ values: [Value], count: Int, previous: InkSample?, _ r: JSONReader,
+                        channels: [NativeChannel], stroke: Int, index: Int) throws(Stop) -> InkSample {
+        func path() -> String { "strokes[\(stroke)][\(index)]" }
+        guard count == channels.count else {
+            throw .field(.field(path: path(), message: "has \(count) values, expected \(channels.count) (one per channel)"))
         }
+        var s = InkSample(x: 0, y: 0, t: 0)
+        for k in 0..<channels.count {
+            let ch = channels[k]
+            func fieldPath() -> String { "\(path())[\(k)] (\(ch.rawValue))" }
+            let n: JSONReader.Number
+            switch values[k] {
+            case let .number(number): n = number
+            case .null:
+                if k < 3 { throw Self.typeMismatch("\(path())[\(k)]", expected: .number, found: .null) }
+                continue
+            case let .other(kind):
+                throw Self.typeMismatch("\(path())[\(k)]", expected: .number, found: kind)
+            }
+            switch ch {
+            case .x, .y, .t:
+                let v = r.double(of: n)
+                guard v.isFinite else { throw .syntax(offset: n.start) }
+                if ch != .t && abs(v) > limits.maxCoordinate {
+                    throw .field(.field(path: fieldPath(), message: "coordinate \(v) exceeds the limit of \(limits.maxCoordinate)"))
+                }
+                if ch == .t {
+                    guard v >= 0, v <= InkAssembler.maxTimestamp else {
+                        throw .field(.field(path: fieldPath(), message:
+                            "time \(v) ms is outside 0...\(InkAssembler.maxTimestamp) (up to the year 5138)"))
+                    }
+                    if let previous = previous?.t, v < previous {
+                        throw .field(.field(path: fieldPath(), message:
+                            "time \(v) ms is earlier than the previous sample's \(previous) ms"))
+                    }
+                }
+                if ch == .x { s.x = v } else if ch == .y { s.y = v } else { s.t = v }
+            case .pressure, .altitude, .azimuth:
+                let v = r.float(of: n)
+                guard v.isFinite else {
+                    guard r.double(of: n).isFinite else { throw .syntax(offset: n.start) }
+                    throw Self.unrepresentable(r, n, path: "\(path())[\(k)]", type: "Float")
+                }
+                if ch == .pressure {
+                    guard (0...1).contains(v) else {
+                        throw .field(.field(path: fieldPath(), message: "pressure \(v) is outside 0...1"))
+                    }
+                    s.pressure = v
+                } else if ch == .altitude { s.altitude = v } else { s.azimuth = v }
+            }
+        }
+        return s
     }
 
-    /// Parses "... around line L, column C." out of a JSON parser message.
-    static func syntax(from text: String) -> FormatError {
-        var line = 0, column = 0
-        if let r = text.range(of: "line ") {
-            let digits = text[r.upperBound...].prefix { $0.isNumber }
-            line = Int(digits) ?? 0
-        }
-        if let r = text.range(of: "column ") {
-            let digits = text[r.upperBound...].prefix { $0.isNumber }
-            column = Int(digits) ?? 0
-        }
-        var message = text
-        if let r = message.range(of: " around line") { message = String(message[..<r.lowerBound]) }
-        if message.hasSuffix(".") { message.removeLast() }
-        return .syntax(line: line, column: column, message: "invalid JSON: \(message)")
+    // MARK: Scalars, with the errors Foundation's decoder gave
+
+    private static func typeMismatch(_ path: String, expected: JSONReader.Kind, found: JSONReader.Kind) -> Stop {
+        .field(.field(path: path, message: found == .null ? "expected \(expected.phrase), found null"
+                                                          : "expected \(expected.phrase)"))
+    }
+
+    /// A number beyond `Double`'s range is a syntax error, as in Foundation's parser; beyond `Float`'s or
+    /// `Int`'s, an error naming the field.
+    private static func unrepresentable(_ r: JSONReader, _ n: JSONReader.Number, path: String,
+                                        type: String) -> Stop {
+        .field(.field(path: path, message: "Parsed JSON number <\(r.text(of: n))> does not fit in \(type)."))
+    }
+
+    private static func string(_ r: inout JSONReader, path: String) throws(Stop) -> String {
+        let kind = try r.peekKind()
+        guard kind == .string else { throw typeMismatch(path, expected: .string, found: kind) }
+        return try r.string()
+    }
+
+    private static func double(_ r: inout JSONReader, path: String) throws(Stop) -> Double {
+        let kind = try r.peekKind()
+        guard kind == .number else { throw typeMismatch(path, expected: .number, found: kind) }
+        let n = try r.number()
+        let v = r.double(of: n)
+        guard v.isFinite else { throw .syntax(offset: n.start) }
+        return v
+    }
+
+    private static func integer(_ r: inout JSONReader, path: String) throws(Stop) -> Int {
+        let kind = try r.peekKind()
+        guard kind == .number else { throw typeMismatch(path, expected: .number, found: kind) }
+        let n = try r.number()
+        if n.isInteger, let v = Int(r.text(of: n)) { return v }
+        let v = r.double(of: n)
+        guard v == v.rounded(), let i = Int(exactly: v) else { throw unrepresentable(r, n, path: path, type: "Int") }
+        return i
     }
 }

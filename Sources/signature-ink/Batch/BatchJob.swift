@@ -12,7 +12,7 @@ enum BatchJob {
     typealias Make = @Sendable (_ signature: Signature, _ outputPath: String) throws -> [UInt8]?
 
     static func run(inputs: [String], input: InputOptions, output: OutputOptions, batch: BatchOptions,
-                    fileExtension: String, make: Make) throws {
+                    fileExtension: String, make: @escaping Make) throws {
         let loader = input.loader
         let planned = output.plan(InputExpander.expand(inputs, include: batch.include), fileExtension: fileExtension)
         let progress = Progress(total: planned.count, quiet: batch.quiet)

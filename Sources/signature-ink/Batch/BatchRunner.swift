@@ -14,19 +14,36 @@ struct BatchRunner: Sendable {
 
     /// Calls `work(i)` for every `i` in `0..<count` on up to ``jobs`` threads, and `report(i, result)` for each
     /// in increasing `i`, one at a time.
-    func run<Result: Sendable>(count: Int, work: @Sendable (Int) -> Result,
-                               report: @Sendable (Int, Result) -> Void) {
+    func run<Result: Sendable>(count: Int, work: @escaping @Sendable (Int) -> Result,
+                               report: @escaping @Sendable (Int, Result) -> Void) {
         let next = Atomic<Int>(0)
         let ordered = Reorder<Result>()
         let workers = max(1, min(jobs, count))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        let loop: @Sendable () -> Void = {
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard i < count else { return }
                 ordered.add(i, work(i), report: report)
             }
         }
+        // Threads of our own: Dispatch's `concurrentPerform` sizes its pool by how busy the machine looks, and
+        // on a loaded machine ran every share on one thread.
+        let done = DispatchGroup()
+        for _ in 1..<workers {
+            done.enter()
+            let thread = Thread {
+                loop()
+                done.leave()
+            }
+            thread.stackSize = BatchRunner.stackSize
+            thread.start()
+        }
+        loop()
+        done.wait()
     }
+
+    /// Stack of each worker thread: the main thread's usual 8 MiB, as deep rendering may need it.
+    static let stackSize = 8 << 20
 
     /// The results waiting for every earlier one to be reported, behind a lock.
     ///

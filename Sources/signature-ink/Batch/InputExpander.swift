@@ -12,28 +12,19 @@ struct BatchInput: Sendable {
 
 /// Turns command-line inputs (files and directories) into the list of files to process.
 enum InputExpander {
-    /// Lists `arguments` in order; each directory is replaced by the files below it (recursively, hidden files
-    /// and folders skipped, sorted by path) whose names match one of `include` (shell patterns such as
-    /// `*.json`; all files when empty).
+    /// Lists `arguments` in order; each directory is replaced by the regular files below it (recursively;
+    /// hidden files and folders and symbolic links skipped; sorted by path) whose names match one of `include`
+    /// (shell patterns such as `*.json`; all files when empty).
     static func expand(_ arguments: [String], include: [String]) -> [BatchInput] {
         var out: [BatchInput] = []
-        let fm = FileManager.default
         for argument in arguments {
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else {
+            var info = stat()
+            guard stat(argument, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
                 out.append(BatchInput(path: argument, relativeStem: stem(of: argument)))
                 continue
             }
-            let root = URL(fileURLWithPath: argument)
             var found: [String] = []
-            if let walker = fm.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                                          options: [.skipsHiddenFiles]) {
-                for case let url as URL in walker {
-                    guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-                    guard include.isEmpty || include.contains(where: { matches(url.lastPathComponent, $0) }) else { continue }
-                    found.append(String(url.path.dropFirst(root.path.count).drop { $0 == "/" }))
-                }
-            }
+            walk(argument, relative: "", include: include, into: &found)
             for relative in found.sorted() {
                 let dir = (relative as NSString).deletingLastPathComponent
                 let name = stem(of: relative)
@@ -42,6 +33,30 @@ enum InputExpander {
             }
         }
         return out
+    }
+
+    /// Adds to `found` the paths (relative to the walk's root) of the matching regular files below `folder`,
+    /// reading each folder once with `readdir` and asking `lstat` only when it does not give the type.
+    private static func walk(_ folder: String, relative: String, include: [String], into found: inout [String]) {
+        guard let dir = opendir(folder) else { return }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            guard !name.hasPrefix(".") else { continue }
+            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+            var type = Int32(entry.pointee.d_type)
+            if type == Int32(DT_UNKNOWN) {
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                type = info.st_mode & S_IFMT == S_IFDIR ? Int32(DT_DIR) : info.st_mode & S_IFMT == S_IFREG ? Int32(DT_REG) : 0
+            }
+            let below = relative.isEmpty ? name : relative + "/" + name
+            if type == Int32(DT_DIR) {
+                walk(path, relative: below, include: include, into: &found)
+            } else if type == Int32(DT_REG), include.isEmpty || include.contains(where: { matches(name, $0) }) {
+                found.append(below)
+            }
+        }
     }
 
     /// The file name without its last extension.

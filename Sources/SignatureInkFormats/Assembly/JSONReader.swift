@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// A forward-only reader over UTF-8 JSON text (RFC 8259) for the decoders' hot paths.
+///
+/// It reads values where they stand, without building a tree: numbers straight from their bytes (see
+/// ``JSONReader/Number``), strings as byte ranges that are decoded only when asked for. It is strict where
+/// Foundation's parser is strict: no comments, no trailing commas, no leading zeros, no `NaN`, control
+/// characters and invalid UTF-8 refused inside strings, nesting bounded by ``maxDepth``.
+///
+/// A syntax error stops it with the byte offset where it was found; ``JSONInput`` turns that into a line,
+/// column and message. It reads memory it does not own: use it only inside `withUnsafeBytes`.
+struct JSONReader {
+    /// Why reading stopped.
+    enum Stop: Error {
+        /// The bytes are not JSON, at this byte offset.
+        case syntax(offset: Int)
+        /// The JSON is well formed, but a value is wrong for the format.
+        case field(FormatError)
+    }
+
+    /// The JSON types, as ``peekKind()`` sees them from a value's first byte.
+    enum Kind {
+        case object, array, string, number, bool, null
+
+        /// The type's name in an error message, such as "an array".
+        var phrase: String {
+            switch self {
+            case .object: return "an object"
+            case .array: return "an array"
+            case .string: return "a string"
+            case .number: return "a number"
+            case .bool: return "true or false"
+            case .null: return "null"
+            }
+        }
+    }
+
+    /// The bytes between a string's quotes, undecoded.
+    struct StringRange {
+        var start: Int
+        var end: Int
+        /// Whether the string holds a backslash escape, so its bytes are not its text.
+        var escaped: Bool
+    }
+
+    /// A number's text, validated, with its decimal digits gathered for the fast conversions.
+    ///
+    /// The value is `mantissa * 10^exponent`, negated when `negative`, whenever `exact` is true (at most
+    /// 19 significant digits). ``double`` and ``float`` use one correctly rounded multiplication or division
+    /// when the mantissa and the power of ten are both exact in the target type (Clinger's fast path), and
+    /// otherwise the standard library's correctly rounded parser on the text.
+    struct Number {
+        var start: Int
+        var end: Int
+        var mantissa: UInt64
+        var exponent: Int
+        var negative: Bool
+        var exact: Bool
+        /// Whether the text has no fraction and no exponent.
+        var isInteger: Bool
+    }
+
+    /// Deepest nesting of arrays and objects accepted, as in Foundation's parser.
+    static let maxDepth = 512
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The offset of the next byte to read.
+    var position: Int
+    /// Arrays and objects open around the position.
+    private(set) var depth = 0
+
+    /// Starts reading at the first byte, after a UTF-8 byte-order mark if there is one.
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes.bindMemory(to: UInt8.self)
+        position = self.bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    }
+
+    // MARK: Structure
+
+    /// Skips white space and returns the next byte without consuming it, or `nil` at the end.
+    mutating func peek() -> UInt8? {
+        while position < bytes.count {
+            let b = bytes[position]
+            guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return b }
+            position += 1
+        }
+        return nil
+    }
+
+    /// The type of the next value.
+    /// - Throws: a syntax error when no value starts here.
+    mutating func peekKind() throws(Stop) -> Kind {
+        guard let b = peek() else { throw .syntax(offset: position) }
+        switch b {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+        case UInt8(ascii: "n"): return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        default: throw .syntax(offset: position)
+        }
+    }
+
+    /// Consumes `byte` (after white space) or stops with a syntax error.
+    mutating func expect(_ byte: UInt8) throws(Stop) {
+        guard peek() == byte else { throw .syntax(offset: position) }
+        position += 1
+    }
+
+    /// Consumes `[`; returns whether the array has an element (`false` when `]` follows, consumed too).
+    mutating func enterArray() throws(Stop) -> Bool {
+        try open(UInt8(ascii: "["), closer: UInt8(ascii: "]"))
+    }
+
+    /// After an element: consumes `,` and returns `true`, or consumes `]` and returns `false`.
+    mutating func nextInArray() throws(Stop) -> Bool {
+        try next(closer: UInt8(ascii: "]"))
+    }
+
+    /// Consumes `{`; returns whether the object has a member (`false` when `}` follows, consumed too).
+    mutating func enterObject() throws(Stop) -> Bool {
+        try open(UInt8(ascii: "{"), closer: UInt8(ascii: "}"))
+    }
+
+    /// After a member's value: consumes `,` and returns `true`, or consumes `}` and returns `false`.
+    mutating func nextInObject() throws(Stop) -> Bool {
+        try next(closer: UInt8(ascii: "}"))
+    }
+
+    /// Reads a member's key and the colon after it.
+    mutating func key() throws(Stop) -> StringRange {
+        guard peek() == UInt8(ascii: "\"") else { throw .syntax(offset: position) }
+        let key = try stringRange()
+        try expect(UInt8(ascii: ":"))
+        return key
+    }
+
+    /// Stops with a syntax error unless only white space is left.
+    mutating func expectEnd() throws(Stop) {
+        if peek() != nil { throw .syntax(offset: position) }
+    }
+
+    private mutating func open(_ opener: UInt8, closer: UInt8) throws(Stop) -> Bool {
+        try expect(opener)
+        depth += 1
+        if depth > JSONReader.maxDepth { throw .syntax(offset: position - 1) }
+        if peek() == closer {
+            position += 1
+            depth -= 1
+            return false
+        }
+        return true
+    }
+
+    private mutating func next(closer: UInt8) throws(Stop) -> Bool {
+        switch peek() {
+        case UInt8(ascii: ","):
+            position += 1
+            return true
+        case closer:
+            position += 1
+            depth -= 1
+            return false
+        default:
+            throw .syntax(offset: position)
+        }
+    }
+
+    // MARK: Values
+
+    /// Skips one value of any type, checking its syntax.
+    mutating func skipValue() throws(Stop) {
+        // The containers opened here, innermost last: `true` for an object. Empty (no allocation) for a scalar.
+        var open: [Bool] = []
+        while true {
+            switch try peekKind() {
+            case .object:
+                if try enterObject() {
+                    open.append(true)
+                    _ = try key()
+                    continue
+                }
+            case .array:
+                if try enterArray() {
+                    open.append(false)
+                    continue
+                }
+            case .string: _ = try stringRange()
+            case .number: _ = try number()
+            case .bool, .null: _ = try literal()
+            }
+            // A value ended: close the containers it ends, then go on to the next member or element.
+            while let isObject = open.last {
+                if isObject {
+                    if try nextInObject() {
+                        _ = try key()
+                        break
+                    }
+                } else if try nextInArray() {
+                    break
+                }
+                open.removeLast()
+            }
+            if open.isEmpty { return }
+        }
+    }
+
+    /// Reads `true`, `false` or `null`; returns `nil` for `null`.
+    mutating func literal() throws(Stop) -> Bool? {
+        if consumeNull() { return nil }
+        if matchesWord("true") {
+            position += 4
+            return true
+        }
+        if matchesWord("false") {
+            position += 5
+            return false
+        }
+        throw .syntax(offset: position)
+    }
+
+    /// Consumes `null` when it is next; returns whether it was.
+    mutating func consumeNull() -> Bool {
+        guard peek() == UInt8(ascii: "n"), matchesWord("null") else { return false }
+        position += 4
+        return true
+    }
+
+    private func matchesWord(_ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard position + n <= bytes.count else { return false }
+        for k in 0..<n where bytes[position + k] != word.utf8Start[k] { return false }
+        return true
+    }
+
+    /// Reads a string, validating its escapes and UTF-8, and returns its undecoded bytes.
+    mutating func stringRange() throws(Stop) -> StringRange {
+        try expect(UInt8(ascii: "\""))
+        let start = position
+        var escaped = false
+        while position < bytes.count {
+            let b = bytes[position]
+            if b == UInt8(ascii: "\"") {
+                position += 1
+                return StringRange(start: start, end: position - 1, escaped: escaped)
+            }
+            if b == UInt8(ascii: "\\") {
+                escaped = true
+                try skipEscape()
+            } else if b < 0x20 {
+                throw .syntax(offset: position)
+            } else if b < 0x80 {
+                position += 1
+            } else {
+                try skipMultibyteCharacter()
+            }
+        }
+        throw .syntax(offset: position)
+    }
+
+    /// Reads a string and decodes it.
+    mutating func string() throws(Stop) -> String {
+        text(of: try stringRange())
+    }
+
+    /// The text of a string read by ``stringRange()``.
+    func text(of s: StringRange) -> String {
+        let raw = UnsafeBufferPointer(rebasing: bytes[s.start..<s.end])
+        guard s.escaped else { return String(decoding: raw, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var i = s.start
+        while i < s.end {
+            let b = bytes[i]
+            guard b == UInt8(ascii: "\\") else {
+                out.append(b)
+                i += 1
+                continue
+            }
+            let e = bytes[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = hex4(at: i)
+                i += 4
+                if (0xD800..<0xDC00).contains(scalar) {
+                    // The pair was checked by `skipEscape`.
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (hex4(at: i + 2) - 0xDC00)
+                    i += 6
+                }
+                out.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+            default: out.append(e)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether a string read by ``stringRange()`` is exactly `word` (ASCII).
+    func matches(_ s: StringRange, _ word: StaticString) -> Bool {
+        if s.escaped { return text(of: s) == word.description }
+        guard s.end - s.start == word.utf8CodeUnitCount else { return false }
+        return UnsafeBufferPointer(rebasing: bytes[s.start..<s.end])
+            .elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+    }
+
+    private mutating func skipEscape() throws(Stop) {
+        let at = position
+        guard position + 1 < bytes.count else { throw .syntax(offset: at) }
+        switch bytes[position + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            position += 2
+        case UInt8(ascii: "u"):
+            guard let unit = readHex4(at: position + 2) else { throw .syntax(offset: at) }
+            position += 6
+            if (0xDC00..<0xE000).contains(unit) { throw .syntax(offset: at) }
+            if (0xD800..<0xDC00).contains(unit) {
+                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                      bytes[position + 1] == UInt8(ascii: "u"), let low = readHex4(at: position + 2),
+                      (0xDC00..<0xE000).contains(low) else { throw .syntax(offset: at) }
+                position += 6
+            }
+        default:
+            throw .syntax(offset: at)
+        }
+    }
+
+    private func readHex4(at i: Int) -> UInt32? {
+        guard i + 4 <= bytes.count else { return nil }
+        var v: UInt32 = 0
+        for k in i..<(i + 4) {
+            let b = bytes[k]
+            let d: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = b - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = b - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = b - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            v = v << 4 | UInt32(d)
+        }
+        return v
+    }
+
+    private func hex4(at i: Int) -> UInt32 { readHex4(at: i) ?? 0xFFFD }
+
+    /// Steps over one well-formed UTF-8 sequence of 2 to 4 bytes (no overlong forms, no surrogates, nothing
+    /// above U+10FFFF).
+    private mutating func skipMultibyteCharacter() throws(Stop) {
+        let b0 = bytes[position]
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch b0 {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: throw .syntax(offset: position)
+        }
+        guard position + length <= bytes.count else { throw .syntax(offset: position) }
+        let b1 = bytes[position + 1]
+        guard b1 >= low, b1 <= high else { throw .syntax(offset: position) }
+        for k in 2..<length where bytes[position + k] & 0xC0 != 0x80 { throw .syntax(offset: position) }
+        position += length
+    }
+
+    // MARK: Numbers
+
+    /// Reads a number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    mutating func number() throws(Stop) -> Number {
+        _ = peek()
+        let start = position
+        var n = Number(start: start, end: start, mantissa: 0, exponent: 0, negative: false, exact: true,
+                       isInteger: true)
+        let count = bytes.count
+        var i = position
+        if i < count, bytes[i] == UInt8(ascii: "-") {
+            n.negative = true
+            i += 1
+        }
+        guard i < count, isDigit(bytes[i]) else { throw .syntax(offset: start) }
+        var significant = 0
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
+        } else {
+            while i < count, isDigit(bytes[i]) {
+                n.add(bytes[i] - UInt8(ascii: "0"), significant: &significant)
+                i += 1
+            }
+        }
+        if i < count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            n.isInteger = false
+            guard i < count, isDigit(bytes[i]) else { throw .syntax(offset: start) }
+            while i < count, isDigit(bytes[i]) {
+                n.add(bytes[i] - UInt8(ascii: "0"), significant: &significant)
+                n.exponent -= 1
+                i += 1
+            }
+        }
+        if i < count, bytes[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            n.isInteger = false
+            var negative = false
+            if i < count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+                negative = bytes[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            guard i < count, isDigit(bytes[i]) else { throw .syntax(offset: start) }
+            var e = 0
+            while i < count, isDigit(bytes[i]) {
+                // Beyond a million the value is 0 or infinite whatever the digits; the text decides it.
+                if e < 1_000_000 { e = e * 10 + Int(bytes[i] - UInt8(ascii: "0")) } else { n.exact = false }
+                i += 1
+            }
+            n.exponent += negative ? -e : e
+        }
+        n.end = i
+        position = i
+        return n
+    }
+
+    /// Reads a number as a `Double` (correctly rounded; infinite when beyond `Double`'s range).
+    mutating func double() throws(Stop) -> Double { double(of: try number()) }
+
+    /// The `Double` nearest a number read by ``number()``.
+    func double(of n: Number) -> Double {
+        JSONReader.fastPath(n, largestMantissa: 1 << 53, powers: JSONReader.doublePowers) ?? Double(text(of: n)) ?? .nan
+    }
+
+    /// The `Float` nearest a number read by ``number()`` (not via `Double`, which could round twice).
+    func float(of n: Number) -> Float {
+        JSONReader.fastPath(n, largestMantissa: 1 << 24, powers: JSONReader.floatPowers) ?? Float(text(of: n)) ?? .nan
+    }
+
+    /// Clinger's fast path: the value in one correctly rounded operation when the mantissa and the power of
+    /// ten are both exact in `F`; `nil` otherwise.
+    @inline(__always)
+    private static func fastPath<F: BinaryFloatingPoint>(_ n: Number, largestMantissa: UInt64, powers: [F]) -> F? {
+        guard n.exact, n.mantissa <= largestMantissa, n.exponent.magnitude < powers.count else { return nil }
+        let m = F(n.mantissa)
+        let v = n.exponent >= 0 ? m * powers[n.exponent] : m / powers[-n.exponent]
+        return n.negative ? -v : v
+    }
+
+    /// A number's text, as written.
+    func text(of n: Number) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[n.start..<n.end]), as: UTF8.self)
+    }
+
+    private func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+
+    /// 10^0 ... 10^22, every one exact in a `Double`.
+    private static let doublePowers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { p, _ in p * 10 } }
+    /// 10^0 ... 10^10, every one exact in a `Float`.
+    private static let floatPowers: [Float] = (0...10).map { k in (0..<k).reduce(Float(1)) { p, _ in p * 10 } }
+}
+
+extension JSONReader.Number {
+    /// Appends a decimal digit to the mantissa; past 19 significant digits the number is no longer exact.
+    fileprivate mutating func add(_ digit: UInt8, significant: inout Int) {
+        guard exact else { return }
+        if mantissa == 0 && digit == 0 { return }
+        significant += 1
+        if significant > 19 {
+            exact = false
+            return
+        }
+        mantissa = mantissa &* 10 &+ UInt64(digit)
+    }
+}
