@@ -64,10 +64,25 @@ public struct CoveragePNGEncoder: Sendable {
             throw .invalidOption(option: "coverage",
                                  message: "\(coverage.count) bytes do not hold \(height) rows of \(width) pixels, \(stride) bytes apart")
         }
+        return try encode(ByteRows(base: base, width: width, height: height, stride: stride), palette: palette,
+                          metadata: metadata)
+    }
+
+    /// Encodes `image`, whose bytes outside its window are zero, as an 8-bit indexed PNG: the same bytes as
+    /// for the whole image, reading only the window.
+    /// - Parameters:
+    ///   - image: the pixels; `width` at most ``SparseDeflate/maximumWidth``, `height` at most `Int32.max`.
+    ///   - palette: as for ``encode(coverage:width:height:stride:palette:metadata:)``.
+    ///   - metadata: resolution for `pHYs` and text chunks.
+    /// - Returns: the PNG file's bytes.
+    /// - Throws: ``RenderError/invalidOption(option:message:)`` when the palette is empty, too long or too short
+    ///   for the image, or a text keyword or value cannot be written; ``RenderError/limitExceeded(what:limit:actual:)``
+    ///   when the image data would not fit in one chunk.
+    mutating func encode(_ image: ByteRows, palette: [Color], metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
+        let width = image.width, height = image.height
         guard (1...256).contains(palette.count) else {
             throw .invalidOption(option: "palette", message: "\(palette.count) entries; a PNG palette has 1...256")
         }
-        let image = ByteRows(base: base, width: width, height: height, stride: stride)
         if !isKnownUniquelyReferenced(&buffers) { buffers = Buffers() }
         let scratch = buffers.deflate
         let plan = SparseDeflate.plan(image, options: options, scratch: scratch)
@@ -76,7 +91,7 @@ public struct CoveragePNGEncoder: Sendable {
         }
         // Entries past the largest value the image uses are never shown: an empty image needs one.
         var entries = palette.count
-        if let largest = plan.largestPixel ?? (palette.count < 256 ? Int(Self.largestByte(image)) : nil) {
+        if let largest = plan.largestPixel ?? (palette.count < 256 ? Int(image.largestByte()) : nil) {
             guard largest < palette.count else {
                 throw .invalidOption(option: "palette",
                                      message: "the image uses index \(largest) but the palette has \(palette.count) entries")
@@ -122,14 +137,4 @@ public struct CoveragePNGEncoder: Sendable {
     static let end: [UInt8] = [0, 0, 0, 0, 73, 69, 78, 68, 0xae, 0x42, 0x60, 0x82]
     /// The type of an `IDAT` chunk.
     static let imageDataType: [UInt8] = [73, 68, 65, 84]
-
-    /// The largest byte in the image.
-    static func largestByte(_ image: ByteRows) -> UInt8 {
-        var largest: UInt8 = 0
-        for y in 0..<image.height {
-            let row = image.row(y)
-            for x in 0..<image.width { largest = Swift.max(largest, row[x]) }
-        }
-        return largest
-    }
 }
