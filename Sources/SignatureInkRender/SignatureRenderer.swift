@@ -85,10 +85,12 @@ public struct SignatureRenderer: Sendable {
         // The opacity fades the ink, not the background: the same as painting the ink as one group.
         let palette = CoveragePNGEncoder.palette(ink: options.penColor.withOpacity(options.opacity),
                                                  background: options.background)
+        let pixels = width * height
         guard window.width > 0, window.height > 0 else {
             // No ink in the image: nothing to draw.
-            var encoder = CoveragePNGEncoder()
-            return try encoder.encode(ByteRows.blank(width: width, height: height), palette: palette, metadata: metadata)
+            return try EncoderPool.shared.withEncoder(pixels: pixels) { (encoder) throws(RenderError) in
+                try encoder.encode(ByteRows.blank(width: width, height: height), palette: palette, metadata: metadata)
+            }
         }
         let surface = try CairoSurface(image: .a8, width: window.width, height: window.height)
         let context = try CairoContext(surface: surface)
@@ -102,8 +104,9 @@ public struct SignatureRenderer: Sendable {
         return try surface.withPixels { (coverage) throws(RenderError) in
             guard let base = coverage.baseAddress else { throw .cairo("image surface has no data") }
             let image = ByteRows(base: base, width: width, height: height, stride: stride, window: window)
-            var encoder = CoveragePNGEncoder()
-            return try encoder.encode(image, palette: palette, metadata: metadata)
+            return try EncoderPool.shared.withEncoder(pixels: pixels) { (encoder) throws(RenderError) in
+                try encoder.encode(image, palette: palette, metadata: metadata)
+            }
         }
     }
 

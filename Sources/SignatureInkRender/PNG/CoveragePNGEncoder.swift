@@ -21,13 +21,16 @@ public struct CoveragePNGEncoder: Sendable {
     /// Buffers reused across calls; only ever mutated while uniquely referenced.
     final class Buffers: @unchecked Sendable {
         let deflate = SparseDeflate.Scratch()
-        /// The chunks before the image data of the last call, and what they were made from: a batch with
-        /// one palette and metadata builds them once.
+        /// The signature and the chunks up to `pHYs` of the last call, and what they were made from: a batch
+        /// with one size and palette builds them once.
         var header: [UInt8] = []
         var headerSize = (width: 0, height: 0)
         var headerPalette: [Color] = []
         var headerEntries = 0
-        var headerMetadata = PNGMetadata()
+        var headerPixelsPerMetre: UInt32 = 0
+        /// The text chunks of the last call (`nil` before the first), and the text they hold.
+        var textChunks: [UInt8]?
+        var text: [(key: String, value: String)] = []
     }
 
     private var buffers = Buffers()
@@ -99,28 +102,36 @@ public struct CoveragePNGEncoder: Sendable {
             entries = largest + 1
         }
 
+        let pixelsPerMetre = metadata.pixelsPerMetre
         if buffers.header.isEmpty || buffers.headerSize != (width, height) || buffers.headerEntries != entries
-            || buffers.headerPalette != palette || buffers.headerMetadata != metadata {
+            || buffers.headerPixelsPerMetre != pixelsPerMetre || buffers.headerPalette != palette {
             var header = PNGChunkWriter()
             header.indexedHeader(width: width, height: height)
-            header.palette(Array(palette.prefix(entries)))
-            header.physicalSize(pixelsPerMetre: metadata.pixelsPerMetre)
-            for entry in metadata.text { try header.text(key: entry.key, value: entry.value) }
+            header.palette(palette.prefix(entries))
+            header.physicalSize(pixelsPerMetre: pixelsPerMetre)
             buffers.header = header.bytes
             buffers.headerSize = (width, height)
             buffers.headerEntries = entries
+            buffers.headerPixelsPerMetre = pixelsPerMetre
             buffers.headerPalette = palette
-            buffers.headerMetadata = metadata
         }
-        let prefix = buffers.header
+        // Text such as a capture time changes from image to image; the chunks above usually do not.
+        if buffers.textChunks == nil || !buffers.text.elementsEqual(metadata.text, by: { $0 == $1 }) {
+            var chunks = PNGChunkWriter(signature: false)
+            for entry in metadata.text { try chunks.text(key: entry.key, value: entry.value) }
+            buffers.textChunks = chunks.bytes
+            buffers.text = metadata.text
+        }
+        let prefix = buffers.header, text = buffers.textChunks ?? []
 
         let iend = Self.end
-        let total = prefix.count + 8 + plan.byteCount + 4 + iend.count
+        let total = prefix.count + text.count + 8 + plan.byteCount + 4 + iend.count
         let slack = 8  // the bit writer stores whole words past its last byte
         return [UInt8](unsafeUninitializedCapacity: total + slack) { out, initialized in
             let start = out.baseAddress!
             start.initialize(from: prefix, count: prefix.count)
-            var p = start + prefix.count
+            (start + prefix.count).initialize(from: text, count: text.count)
+            var p = start + prefix.count + text.count
             PNGChunkWriter.storeBigEndian(UInt32(plan.byteCount), at: p)
             (p + 4).initialize(from: Self.imageDataType, count: 4)
             let written = SparseDeflate.write(image, plan: plan, scratch: scratch, into: p + 8)
