@@ -72,21 +72,41 @@ public struct SignatureRenderer: Sendable {
     }
 
     /// Fills the ink as coverage into an A8 surface and writes it as an indexed PNG.
-    func coveragePNG(_ scene: Scene, width: Int, height: Int, metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
-        let surface = try CairoSurface(image: .a8, width: width, height: height)
+    ///
+    /// Only the ink's pixel bounds are drawn: the surface covers them alone, shifted by whole pixels (which
+    /// leaves Cairo's coverage unchanged), and the encoder writes the empty rows and margins around them as
+    /// runs of zeros without reading any.
+    /// - Parameter inkBoundsOnly: `false` draws the whole image instead (for tests), default `true`; the PNG is
+    ///   the same.
+    func coveragePNG(_ scene: Scene, width: Int, height: Int, metadata: PNGMetadata,
+                     inkBoundsOnly: Bool = true) throws(RenderError) -> [UInt8] {
+        let window = inkBoundsOnly ? scene.ink.pixelBounds(scale: options.scale, width: width, height: height)
+            : (x: 0, y: 0, width: width, height: height)
+        // The opacity fades the ink, not the background: the same as painting the ink as one group.
+        let palette = CoveragePNGEncoder.palette(ink: options.penColor.withOpacity(options.opacity),
+                                                 background: options.background)
+        let pixels = width * height
+        guard window.width > 0, window.height > 0 else {
+            // No ink in the image: nothing to draw.
+            return try EncoderPool.shared.withEncoder(pixels: pixels) { (encoder) throws(RenderError) in
+                try encoder.encode(ByteRows.blank(width: width, height: height), palette: palette, metadata: metadata)
+            }
+        }
+        let surface = try CairoSurface(image: .a8, width: window.width, height: window.height)
         let context = try CairoContext(surface: surface)
+        context.translate(-Double(window.x), -Double(window.y))
         context.scale(options.scale, options.scale)
         context.setSource(.black)
         context.append(scene.ink.path)
         context.fillNonZero()
         try context.check()
-        // The opacity fades the ink, not the background: the same as painting the ink as one group.
-        let palette = CoveragePNGEncoder.palette(ink: options.penColor.withOpacity(options.opacity),
-                                                 background: options.background)
-        var encoder = CoveragePNGEncoder()
-        return try surface.withPixels { (pixels) throws(RenderError) in
-            try encoder.encode(coverage: pixels, width: width, height: height, stride: surface.stride,
-                               palette: palette, metadata: metadata)
+        let stride = surface.stride
+        return try surface.withPixels { (coverage) throws(RenderError) in
+            guard let base = coverage.baseAddress else { throw .cairo("image surface has no data") }
+            let image = ByteRows(base: base, width: width, height: height, stride: stride, window: window)
+            return try EncoderPool.shared.withEncoder(pixels: pixels) { (encoder) throws(RenderError) in
+                try encoder.encode(image, palette: palette, metadata: metadata)
+            }
         }
     }
 

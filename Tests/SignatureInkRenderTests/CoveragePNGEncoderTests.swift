@@ -80,6 +80,14 @@ func expectRoundTrip(_ png: [UInt8], _ image: ByteImage, palette: [Color] = inde
     #expect(wrong == 0, "\(wrong) pixels differ in \(image)", sourceLocation: sourceLocation)
 }
 
+extension CoveragePNGEncoder {
+    /// The PNG of `image` with ``indexPalette``, from a copy of this encoder.
+    func encoding(_ image: ByteRows) throws -> [UInt8] {
+        var copy = self
+        return try copy.encode(image, palette: indexPalette, metadata: PNGMetadata())
+    }
+}
+
 @Suite struct CoveragePNGEncoderTests {
     static let syntheticImages: [ByteImage] = {
         var random = SeededRandom(seed: 7)
@@ -153,6 +161,45 @@ func expectRoundTrip(_ png: [UInt8], _ image: ByteImage, palette: [Color] = inde
                 try expectRoundTrip(encode(image, options: options), image)
             }
         }
+    }
+
+    /// An image handed over as a window (zeros around it, not stored) encodes to the bytes of the whole image,
+    /// in every variant: windows at random, touching each edge, whole and empty.
+    @Test func windowedImagesGiveTheBytesOfTheWholeImage() throws {
+        var random = SeededRandom(seed: 404)
+        let images = try Self.syntheticImages + [cairoCoverage(width: 300, height: 120, strokes: 5, seed: 9)]
+        for image in images {
+            let w = image.width, h = image.height
+            var windows = [(0, 0, w, h), (0, 0, 0, 0), (0, 0, w / 2, h), (w / 2, 0, w - w / 2, h), (0, h / 3, w, h / 3)]
+            for _ in 0..<3 {
+                let x = Int.random(in: 0...w, using: &random), y = Int.random(in: 0...h, using: &random)
+                windows.append((x, y, Int.random(in: 0...(w - x), using: &random), Int.random(in: 0...(h - y), using: &random)))
+            }
+            for window in windows {
+                let inside = { (x: Int, y: Int) in
+                    x >= window.0 && x < window.0 + window.2 && y >= window.1 && y < window.1 + window.3
+                }
+                let whole = ByteImage("\(image.name) in \(window)", width: w, height: h) { x, y in
+                    inside(x, y) ? image[x, y] : 0
+                }
+                let stride = window.2 + Int.random(in: 0...5, using: &random)
+                var stored = [UInt8](repeating: 0xEE, count: Swift.max(1, stride * window.3))  // padding must not leak
+                for y in 0..<window.3 {
+                    for x in 0..<window.2 { stored[y * stride + x] = image[window.0 + x, window.1 + y] }
+                }
+                for options in Self.variants {
+                    var encoder = CoveragePNGEncoder()
+                    encoder.options = options
+                    let png = try stored.withUnsafeBufferPointer { (pixels) throws(RenderError) in
+                        try encoder.encode(ByteRows(base: pixels.baseAddress!, width: w, height: h, stride: stride,
+                                                    window: window), palette: indexPalette, metadata: PNGMetadata())
+                    }
+                    #expect(try png == encode(whole, options: options), "\(whole) \(options)")
+                }
+            }
+        }
+        let blank = try CoveragePNGEncoder().encoding(ByteRows.blank(width: 600, height: 300))
+        #expect(try blank == encode(ByteImage("empty", width: 600, height: 300) { _, _ in 0 }))
     }
 
     @Test func renderedCurvesRoundTripThroughLibpng() throws {

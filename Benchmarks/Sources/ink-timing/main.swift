@@ -5,6 +5,7 @@
 //
 // Usage: ink-timing [--rounds N] [--folder DIR]   (defaults: 30 rounds, Benchmarks/Fixtures/signatures)
 //        ink-timing --probe load|png@1x|png@2x|file-png@1x|svg|pdf|outline   (one pass, for callgrind)
+//        ink-timing --dump DIR   (writes every fixture's PNG in a few option sets to DIR, to compare two builds' bytes)
 import Foundation
 import SignatureInk
 import SignatureInkFormats
@@ -12,25 +13,27 @@ import SignatureInkRender
 import SignatureSet
 
 /// The command line: rounds (default 30), the fixture folder (default the committed set) and an optional probe.
-func parseArguments() -> (rounds: Int, folder: URL, probe: String?) {
+func parseArguments() -> (rounds: Int, folder: URL, probe: String?, dump: URL?) {
     var rounds = 30
     var folder = SignatureSet.folder
     var probe: String?
+    var dump: URL?
     var arguments = CommandLine.arguments.dropFirst()
     while let a = arguments.popFirst() {
         switch a {
         case "--rounds": rounds = arguments.popFirst().flatMap(Int.init).map { max($0, 1) } ?? rounds
         case "--folder": folder = URL(fileURLWithPath: arguments.popFirst() ?? folder.path)
         case "--probe": probe = arguments.popFirst()
+        case "--dump": dump = arguments.popFirst().map { URL(fileURLWithPath: $0) }
         default:
-            FileHandle.standardError.write(Data("usage: ink-timing [--rounds N] [--folder DIR] [--probe STAGE]\n".utf8))
+            FileHandle.standardError.write(Data("usage: ink-timing [--rounds N] [--folder DIR] [--probe STAGE] [--dump DIR]\n".utf8))
             exit(64)
         }
     }
-    return (rounds, folder, probe)
+    return (rounds, folder, probe, dump)
 }
 
-let (rounds, folder, probe) = parseArguments()
+let (rounds, folder, probe, dump) = parseArguments()
 let entries = SignatureSet.load(from: folder)
 let count = entries.count
 let samples = entries.reduce(0) { $0 + $1.signature.samples.count }
@@ -53,6 +56,29 @@ if let probe {
         default:
             FileHandle.standardError.write(Data("ink-timing: unknown probe \(probe)\n".utf8))
             exit(64)
+        }
+    } catch {
+        FileHandle.standardError.write(Data("ink-timing: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
+// `--dump DIR` writes `<name>@<scale>x.png` for every fixture, so the bytes of two builds can be compared.
+if let dump {
+    do {
+        try FileManager.default.createDirectory(at: dump, withIntermediateDirectories: true)
+        let variants: [(tag: String, options: RenderOptions)] = [
+            ("1x", RenderOptions()), ("2x", RenderOptions(scale: 2)), ("1.37x", RenderOptions(scale: 1.37)),
+            ("crop", RenderOptions(framing: .crop)), ("fit-white", RenderOptions(background: .white, framing: .fit)),
+            ("faded", RenderOptions(scale: 3, opacity: 0.5)),
+        ]
+        for (tag, options) in variants {
+            let renderer = SignatureRenderer(options: options)
+            for e in entries {
+                let png = try renderer.png(e.signature)
+                try Data(png).write(to: dump.appendingPathComponent("\(e.name)@\(tag).png"))
+            }
         }
     } catch {
         FileHandle.standardError.write(Data("ink-timing: \(error)\n".utf8))

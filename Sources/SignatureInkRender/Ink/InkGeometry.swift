@@ -47,6 +47,48 @@ struct InkGeometry {
         return InkGeometry(path: path, strokeRanges: ranges)
     }
 
+    /// Cairo's fixed-point coordinates (24.8 bits) hold device coordinates up to 2^23 pixels; beyond them it
+    /// wraps, so ink that far out is not bounded by its coordinates.
+    static let largestFixedCoordinate = Double(1 << 23)
+    /// Pixels added around the ink's bounds: anti-aliasing covers only the pixels the shape overlaps, and one
+    /// more on each side absorbs Cairo's rounding of coordinates to 1/256 pixel (at most 1/512).
+    static let boundsMargin = 1.0
+
+    /// The pixels of a `width` x `height` image the ink can cover when drawn at `scale` device pixels per
+    /// output unit: the bounds of every point and control point (a cubic lies in their hull), rounded out, plus
+    /// ``boundsMargin``, and clipped to the image.
+    /// - Returns: the rectangle, empty (all zero) when the path has no point inside the image, or the whole
+    ///   image when a coordinate is not finite or is beyond Cairo's fixed-point range.
+    func pixelBounds(scale: Double, width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        // min and max skip NaN; this sum of zeros becomes NaN at any coordinate that is not finite.
+        var finite = 0.0
+        for e in path.elements {
+            switch e {
+            case let .move(p), let .line(p):
+                minX = Swift.min(minX, p.x); maxX = Swift.max(maxX, p.x)
+                minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
+                finite += (p.x + p.y) * 0
+            case let .cubic(a, b, c):
+                minX = Swift.min(minX, a.x, b.x, c.x); maxX = Swift.max(maxX, a.x, b.x, c.x)
+                minY = Swift.min(minY, a.y, b.y, c.y); maxY = Swift.max(maxY, a.y, b.y, c.y)
+                finite += (a.x + a.y + b.x + b.y + c.x + c.y) * 0
+            case .close: break
+            }
+        }
+        let whole = (x: 0, y: 0, width: width, height: height)
+        guard finite == 0 else { return whole }
+        guard minX <= maxX, minY <= maxY else { return (0, 0, 0, 0) }  // no point
+        let limit = Self.largestFixedCoordinate
+        let x0 = (minX * scale).rounded(.down) - Self.boundsMargin, x1 = (maxX * scale).rounded(.up) + Self.boundsMargin
+        let y0 = (minY * scale).rounded(.down) - Self.boundsMargin, y1 = (maxY * scale).rounded(.up) + Self.boundsMargin
+        guard x0 > -limit, y0 > -limit, x1 < limit, y1 < limit else { return whole }  // also catches NaN, infinity
+        let left = Int(Swift.max(0, x0)), right = Int(Swift.min(Double(width), x1))
+        let top = Int(Swift.max(0, y0)), bottom = Int(Swift.min(Double(height), y1))
+        guard left < right, top < bottom else { return (0, 0, 0, 0) }
+        return (left, top, right - left, bottom - top)
+    }
+
     /// The path of one stroke.
     func strokePath(_ index: Int) -> Path { Path(Array(path.elements[strokeRanges[index]])) }
 }

@@ -21,13 +21,16 @@ public struct CoveragePNGEncoder: Sendable {
     /// Buffers reused across calls; only ever mutated while uniquely referenced.
     final class Buffers: @unchecked Sendable {
         let deflate = SparseDeflate.Scratch()
-        /// The chunks before the image data of the last call, and what they were made from: a batch with
-        /// one palette and metadata builds them once.
+        /// The signature and the chunks up to `pHYs` of the last call, and what they were made from: a batch
+        /// with one size and palette builds them once.
         var header: [UInt8] = []
         var headerSize = (width: 0, height: 0)
         var headerPalette: [Color] = []
         var headerEntries = 0
-        var headerMetadata = PNGMetadata()
+        var headerPixelsPerMetre: UInt32 = 0
+        /// The text chunks of the last call (`nil` before the first), and the text they hold.
+        var textChunks: [UInt8]?
+        var text: [(key: String, value: String)] = []
     }
 
     private var buffers = Buffers()
@@ -64,10 +67,25 @@ public struct CoveragePNGEncoder: Sendable {
             throw .invalidOption(option: "coverage",
                                  message: "\(coverage.count) bytes do not hold \(height) rows of \(width) pixels, \(stride) bytes apart")
         }
+        return try encode(ByteRows(base: base, width: width, height: height, stride: stride), palette: palette,
+                          metadata: metadata)
+    }
+
+    /// Encodes `image`, whose bytes outside its window are zero, as an 8-bit indexed PNG: the same bytes as
+    /// for the whole image, reading only the window.
+    /// - Parameters:
+    ///   - image: the pixels; `width` at most ``SparseDeflate/maximumWidth``, `height` at most `Int32.max`.
+    ///   - palette: as for ``encode(coverage:width:height:stride:palette:metadata:)``.
+    ///   - metadata: resolution for `pHYs` and text chunks.
+    /// - Returns: the PNG file's bytes.
+    /// - Throws: ``RenderError/invalidOption(option:message:)`` when the palette is empty, too long or too short
+    ///   for the image, or a text keyword or value cannot be written; ``RenderError/limitExceeded(what:limit:actual:)``
+    ///   when the image data would not fit in one chunk.
+    mutating func encode(_ image: ByteRows, palette: [Color], metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
+        let width = image.width, height = image.height
         guard (1...256).contains(palette.count) else {
             throw .invalidOption(option: "palette", message: "\(palette.count) entries; a PNG palette has 1...256")
         }
-        let image = ByteRows(base: base, width: width, height: height, stride: stride)
         if !isKnownUniquelyReferenced(&buffers) { buffers = Buffers() }
         let scratch = buffers.deflate
         let plan = SparseDeflate.plan(image, options: options, scratch: scratch)
@@ -76,7 +94,7 @@ public struct CoveragePNGEncoder: Sendable {
         }
         // Entries past the largest value the image uses are never shown: an empty image needs one.
         var entries = palette.count
-        if let largest = plan.largestPixel ?? (palette.count < 256 ? Int(Self.largestByte(image)) : nil) {
+        if let largest = plan.largestPixel ?? (palette.count < 256 ? Int(image.largestByte()) : nil) {
             guard largest < palette.count else {
                 throw .invalidOption(option: "palette",
                                      message: "the image uses index \(largest) but the palette has \(palette.count) entries")
@@ -84,28 +102,36 @@ public struct CoveragePNGEncoder: Sendable {
             entries = largest + 1
         }
 
+        let pixelsPerMetre = metadata.pixelsPerMetre
         if buffers.header.isEmpty || buffers.headerSize != (width, height) || buffers.headerEntries != entries
-            || buffers.headerPalette != palette || buffers.headerMetadata != metadata {
+            || buffers.headerPixelsPerMetre != pixelsPerMetre || buffers.headerPalette != palette {
             var header = PNGChunkWriter()
             header.indexedHeader(width: width, height: height)
-            header.palette(Array(palette.prefix(entries)))
-            header.physicalSize(pixelsPerMetre: metadata.pixelsPerMetre)
-            for entry in metadata.text { try header.text(key: entry.key, value: entry.value) }
+            header.palette(palette.prefix(entries))
+            header.physicalSize(pixelsPerMetre: pixelsPerMetre)
             buffers.header = header.bytes
             buffers.headerSize = (width, height)
             buffers.headerEntries = entries
+            buffers.headerPixelsPerMetre = pixelsPerMetre
             buffers.headerPalette = palette
-            buffers.headerMetadata = metadata
         }
-        let prefix = buffers.header
+        // Text such as a capture time changes from image to image; the chunks above usually do not.
+        if buffers.textChunks == nil || !buffers.text.elementsEqual(metadata.text, by: { $0 == $1 }) {
+            var chunks = PNGChunkWriter(signature: false)
+            for entry in metadata.text { try chunks.text(key: entry.key, value: entry.value) }
+            buffers.textChunks = chunks.bytes
+            buffers.text = metadata.text
+        }
+        let prefix = buffers.header, text = buffers.textChunks ?? []
 
         let iend = Self.end
-        let total = prefix.count + 8 + plan.byteCount + 4 + iend.count
+        let total = prefix.count + text.count + 8 + plan.byteCount + 4 + iend.count
         let slack = 8  // the bit writer stores whole words past its last byte
         return [UInt8](unsafeUninitializedCapacity: total + slack) { out, initialized in
             let start = out.baseAddress!
             start.initialize(from: prefix, count: prefix.count)
-            var p = start + prefix.count
+            (start + prefix.count).initialize(from: text, count: text.count)
+            var p = start + prefix.count + text.count
             PNGChunkWriter.storeBigEndian(UInt32(plan.byteCount), at: p)
             (p + 4).initialize(from: Self.imageDataType, count: 4)
             let written = SparseDeflate.write(image, plan: plan, scratch: scratch, into: p + 8)
@@ -122,14 +148,4 @@ public struct CoveragePNGEncoder: Sendable {
     static let end: [UInt8] = [0, 0, 0, 0, 73, 69, 78, 68, 0xae, 0x42, 0x60, 0x82]
     /// The type of an `IDAT` chunk.
     static let imageDataType: [UInt8] = [73, 68, 65, 84]
-
-    /// The largest byte in the image.
-    static func largestByte(_ image: ByteRows) -> UInt8 {
-        var largest: UInt8 = 0
-        for y in 0..<image.height {
-            let row = image.row(y)
-            for x in 0..<image.width { largest = Swift.max(largest, row[x]) }
-        }
-        return largest
-    }
 }

@@ -7,8 +7,13 @@ struct PNGChunkWriter {
     /// The eight bytes every PNG starts with (PNG specification, section 5.2).
     static let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
 
-    /// The file so far, starting with the signature.
-    private(set) var bytes: [UInt8] = PNGChunkWriter.signature
+    /// The file so far, starting with the signature unless told otherwise.
+    private(set) var bytes: [UInt8]
+
+    /// Starts a file, or with `signature` false a run of chunks to put in one.
+    init(signature: Bool = true) {
+        bytes = signature ? Self.signature : []
+    }
 
     /// Appends one chunk.
     /// - Parameters:
@@ -48,9 +53,18 @@ struct PNGChunkWriter {
 
     /// `PLTE` with the colours of `palette`, and `tRNS` with its alphas unless all are opaque (trailing
     /// opaque entries are left out, as section 11.3.2.1 allows).
-    mutating func palette(_ palette: [Color]) {
-        chunk("PLTE", palette.flatMap { [$0.red, $0.green, $0.blue] })
-        var alpha = palette.map(\.alpha)
+    mutating func palette(_ palette: some Collection<Color>) {
+        var colours: [UInt8] = []
+        colours.reserveCapacity(3 * palette.count)
+        var alpha: [UInt8] = []
+        alpha.reserveCapacity(palette.count)
+        for c in palette {
+            colours.append(c.red)
+            colours.append(c.green)
+            colours.append(c.blue)
+            alpha.append(c.alpha)
+        }
+        chunk("PLTE", colours)
         while alpha.last == 255 { alpha.removeLast() }
         if !alpha.isEmpty { chunk("tRNS", alpha) }
     }
@@ -72,8 +86,8 @@ struct PNGChunkWriter {
     mutating func text(key: String, value: String) throws(RenderError) {
         let keyword = key.unicodeScalars.map(\.value)
         let printable = keyword.allSatisfy { (32...126).contains($0) || (161...255).contains($0) }
-        guard (1...79).contains(keyword.count), printable, keyword.first != 32, keyword.last != 32,
-              !key.contains("  ")
+        let doubleSpace = zip(keyword, keyword.dropFirst()).contains { $0 == 32 && $1 == 32 }
+        guard (1...79).contains(keyword.count), printable, keyword.first != 32, keyword.last != 32, !doubleSpace
         else {
             throw .invalidOption(option: "text", message: "keyword \"\(key)\" is not 1...79 printable Latin-1 characters")
         }

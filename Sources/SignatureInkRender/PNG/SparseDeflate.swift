@@ -1,19 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Rows of one-byte pixels (coverage values or palette indices) in caller-owned memory.
-struct ByteRows {
-    /// The first byte of the first row.
-    var base: UnsafePointer<UInt8>
-    /// Pixels per row, 1...``SparseDeflate/maximumWidth``.
-    var width: Int
-    /// Number of rows, >= 1.
-    var height: Int
-    /// Bytes from one row to the next, >= `width`.
-    var stride: Int
-
-    @inline(__always) func row(_ y: Int) -> UnsafePointer<UInt8> { base + y * stride }
-}
-
 /// A zlib stream (RFC 1950) of deflate data (RFC 1951) holding PNG scanlines of one byte a pixel, built
 /// for sparse images: long runs of one value (empty canvas, solid ink) broken by short anti-aliased edges.
 ///
@@ -108,9 +94,12 @@ enum SparseDeflate {
         private(set) var tokens: UnsafeMutablePointer<UInt16>
         private(set) var tokenCapacity = 0
         let histogram = UnsafeMutablePointer<UInt32>.allocate(capacity: SparseDeflate.tokenKinds)
-        /// Two filtered rows: the current one and the one above.
+        /// Four rows of ``rowCapacity`` + 8 bytes: two filtered rows (the current one and the one above),
+        /// then two rows of a windowed image copied out whole, also the current one and the one above.
         private(set) var rows: UnsafeMutablePointer<UInt8>
         private(set) var rowCapacity = 0
+        /// The `k`th of the four rows, 0...3.
+        func row(_ k: Int) -> UnsafeMutablePointer<UInt8> { rows + k * (rowCapacity + 8) }
         /// The filter type byte chosen for each row.
         var rowFilters: [UInt8] = []
         /// Symbol frequencies of the literal/length and distance alphabets.
@@ -150,7 +139,7 @@ enum SparseDeflate {
             headerBitCounts.deallocate()
         }
 
-        /// Makes room for `tokenCount` tokens and two rows of `rowBytes` bytes (plus 8 bytes of slack each).
+        /// Makes room for `tokenCount` tokens and four rows of `rowBytes` bytes (plus 8 bytes of slack each).
         func reserve(tokenCount: Int, rowBytes: Int) {
             if tokenCount > tokenCapacity {
                 tokens.deallocate()
@@ -159,7 +148,7 @@ enum SparseDeflate {
             }
             if rowBytes > rowCapacity {
                 rows.deallocate()
-                rows = .allocate(capacity: 2 * (rowBytes + 8))
+                rows = .allocate(capacity: 4 * (rowBytes + 8))
                 rowCapacity = rowBytes
             }
         }
@@ -225,27 +214,41 @@ enum SparseDeflate {
 
         var tokenizer = Tokenizer(start: scratch.tokens, histogram: scratch.histogram,
                                   rowMatchMinimum: rowMatchMinimum)
-        // Up-filtered rows alternate between two buffers, so the row above stays readable for matches.
-        let buffers = (scratch.rows, scratch.rows + (scratch.rowCapacity + 8))
-        var above: UnsafePointer<UInt8>? = nil
         scratch.rowFilters.withUnsafeMutableBufferPointer { filters in
+            if options.filter == .none {
+                // Rows as they are: only the window is read; rows outside it and its margins are runs of zeros.
+                let leading = image.windowX, trailing = width - image.windowX - image.windowWidth
+                for y in 0..<image.height {
+                    filters[y] = 0
+                    guard image.hasWindow(inRow: y) else {
+                        tokenizer.addZeroRow(count: width)
+                        continue
+                    }
+                    tokenizer.add(row: image.windowRow(y), above: y > image.windowY ? image.windowRow(y - 1) : nil,
+                                  count: image.windowWidth, filter: 0, leadingZeros: leading, trailingZeros: trailing)
+                }
+                return
+            }
+            // Up-filtered rows alternate between two buffers, so the row above stays readable for matches; so do
+            // the whole rows copied out of a windowed image.
+            var above: UnsafePointer<UInt8>? = nil
+            var up: UnsafePointer<UInt8>? = nil
             for y in 0..<image.height {
-                let row = image.row(y)
+                let row = image.row(y, buffer: scratch.row(2 + (y & 1)))
                 var filter: UInt8 = 0
-                if y > 0, options.filter != .none {
-                    let up = image.row(y - 1)
+                if let up {
                     filter = options.filter == .up || prefersUp(row, above: up, count: width) ? 2 : 0
                 }
                 filters[y] = filter
                 var data = row
-                if filter == 2 {
-                    let up = image.row(y - 1)
-                    let target = y & 1 == 0 ? buffers.0 : buffers.1
+                if filter == 2, let up {
+                    let target = scratch.row(y & 1)
                     for x in 0..<width { target[x] = row[x] &- up[x] }
                     data = UnsafePointer(target)
                 }
                 tokenizer.add(row: data, above: above, count: width, filter: filter)
                 above = data
+                up = row
             }
         }
         tokenizer.flushRun()
@@ -503,7 +506,7 @@ enum SparseDeflate {
         var writer = BitWriter(out + 2)
         switch plan.blockType {
         case .stored:
-            writeStored(image, filters: scratch.rowFilters, rows: scratch.rows, writer: &writer)
+            writeStored(image, filters: scratch.rowFilters, scratch: scratch, writer: &writer)
         case .fixed, .dynamic:
             writer.put(plan.blockType == .fixed ? 0b011 : 0b101, 3)  // BFINAL = 1, BTYPE = 01 or 10
             for i in 0..<scratch.headerCount { writer.put(scratch.headerBits[i], Int(scratch.headerBitCounts[i])) }
@@ -530,8 +533,7 @@ enum SparseDeflate {
     }
 
     /// Writes the filtered scanlines as stored blocks of at most 65,535 bytes.
-    static func writeStored(_ image: ByteRows, filters: [UInt8], rows: UnsafeMutablePointer<UInt8>,
-                            writer: inout BitWriter) {
+    static func writeStored(_ image: ByteRows, filters: [UInt8], scratch: Scratch, writer: inout BitWriter) {
         let rowBytes = image.width + 1
         var remaining = rowBytes * image.height
         var blockLeft = 0
@@ -554,17 +556,19 @@ enum SparseDeflate {
                 remaining -= k
             }
         }
+        var up: UnsafePointer<UInt8>? = nil
         for y in 0..<image.height {
-            let row = image.row(y)
+            let row = image.row(y, buffer: scratch.row(2 + (y & 1)))
             var filter = filters[y]
             emit(&filter, 1)
-            if filter == 2 {
-                let up = image.row(y - 1)
-                for x in 0..<image.width { rows[x] = row[x] &- up[x] }
-                emit(rows, image.width)
+            if filter == 2, let up {
+                let filtered = scratch.row(0)
+                for x in 0..<image.width { filtered[x] = row[x] &- up[x] }
+                emit(filtered, image.width)
             } else {
                 emit(row, image.width)
             }
+            up = row
         }
     }
 }
@@ -619,13 +623,37 @@ struct Tokenizer {
         runLength = 0
     }
 
-    /// Tokenises one scanline: its filter type byte, then `count` filtered bytes.
+    /// Adds `count` zero bytes: they continue a run of zeros, or start one with a literal.
+    @inline(__always) private mutating func addZeros(_ count: Int) {
+        if runValue == 0 {
+            runLength += count
+        } else {
+            flushRun()
+            emit(0)
+            runValue = 0
+            runLength += count - 1
+        }
+        adler.add(run: 0, count: count)
+    }
+
+    /// Tokenises one scanline of filter type 0 whose `count` bytes are all zero.
+    mutating func addZeroRow(count: Int) {
+        addZeros(1 + count)
+        adler.reduce()
+    }
+
+    /// Tokenises one scanline: its filter type byte, `leadingZeros` zero bytes, `count` filtered bytes, then
+    /// `trailingZeros` zero bytes.
     /// - Parameters:
-    ///   - row: the filtered bytes.
-    ///   - above: the previous scanline's filtered bytes, for matches at the row distance; `nil` for none.
-    ///   - count: bytes in the row, the image width.
+    ///   - row: the filtered bytes between the zeros.
+    ///   - above: the previous scanline's bytes at the same columns, for matches at the row distance (its
+    ///     bytes in the zeros' columns must be zero too); `nil` for none, or for a row of zeros.
+    ///   - count: bytes at `row`.
     ///   - filter: the filter type byte.
-    mutating func add(row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>?, count: Int, filter: UInt8) {
+    ///   - leadingZeros: zero bytes before `row`, default 0.
+    ///   - trailingZeros: zero bytes after `row`, default 0.
+    mutating func add(row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>?, count: Int, filter: UInt8,
+                      leadingZeros: Int = 0, trailingZeros: Int = 0) {
         if Int(filter) == runValue {
             runLength += 1
         } else {
@@ -634,6 +662,11 @@ struct Tokenizer {
             runValue = Int(filter)
         }
         adler.add(filter)
+        if leadingZeros > 0 { addZeros(leadingZeros) }
+        var trailing = trailingZeros
+        // A row match tried at `i` and found too short ends where the rows first differ; one tried before that
+        // end ends there too and is shorter still, so it is not tried.
+        var noMatchBefore = 0
         var i = 0
         while i < count {
             let b = row[i]
@@ -644,16 +677,24 @@ struct Tokenizer {
                 i = end
                 continue
             }
-            if rowMatchMinimum > 0, b != 0, let above, above[i] == b {
+            if rowMatchMinimum > 0, b != 0, i >= noMatchBefore, let above, above[i] == b {
                 let end = Self.endOfMatch(row, above, from: i + 1, to: count)
-                if end - i >= rowMatchMinimum {
+                // Both rows are zero after `row`: a match that reaches its end runs on to the scanline's end.
+                let zeros = end == count ? trailing : 0
+                if end - i + zeros >= rowMatchMinimum {
                     flushRun()
-                    _ = emitMatches(end - i, base: SparseDeflate.rowTokenBase)
+                    _ = emitMatches(end - i + zeros, base: SparseDeflate.rowTokenBase)
                     adler.add(sparse: row + i, count: end - i)
                     runValue = Int(row[end - 1])
+                    if zeros > 0 {
+                        adler.add(run: 0, count: zeros)
+                        runValue = 0
+                        trailing = 0
+                    }
                     i = end
                     continue
                 }
+                noMatchBefore = end
             }
             flushRun()
             emit(Int(b))
@@ -661,6 +702,7 @@ struct Tokenizer {
             runValue = Int(b)
             i += 1
         }
+        if trailing > 0 { addZeros(trailing) }
         adler.reduce()
     }
 
