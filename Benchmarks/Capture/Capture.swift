@@ -107,6 +107,26 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(count)
     }
 
+    // Stage breakdown: the 1 Euro filter alone. Each sample's output feeds the next through a square root and a
+    // division (the speed sets the cutoff, the cutoff the smoothing factor), so this measures the latency floor of
+    // the first stage of the streaming path.
+    Benchmark("Stage.oneEuroFilter", configuration: config) { benchmark in
+        var sum = 0.0
+        for sig in signatures {
+            for stroke in sig.strokes {
+                var filter = OneEuroFilter()
+                var lastT = stroke.first?.t ?? 0
+                for s in stroke {
+                    var dt = s.t - lastT
+                    if !(dt >= InkStream.minimumInterval) { dt = InkStream.minimumInterval }
+                    lastT = s.t
+                    sum += filter.filter(Point(s.x, s.y), interval: dt * 0.001).x
+                }
+            }
+        }
+        blackHole(sum)
+    }
+
     // Stage breakdown: the outline alone, from ink points computed beforehand.
     let inkStrokes: [([InkPoint], Bool)] = signatures.flatMap { sig in
         sig.strokes.map { stroke -> ([InkPoint], Bool) in
