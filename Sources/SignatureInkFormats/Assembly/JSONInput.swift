@@ -57,7 +57,9 @@ enum JSONInput {
         let error = syntaxError(in: data)
         if case let .syntax(line, column, message) = error, line > 0 {
             let end = lineAndColumn(of: data.count, in: data)
-            guard line == end.0, column == end.1, offset < data.count else { return error }
+            guard line == end.0, column == end.1, offset < data.count, message.contains("string parse") else {
+                return error
+            }
             let (line, column) = lineAndColumn(of: offset, in: data)
             return .syntax(line: line, column: column, message: message)
         }

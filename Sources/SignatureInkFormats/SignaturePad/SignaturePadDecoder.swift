@@ -124,22 +124,11 @@ private struct SignaturePadReader {
         guard try r.enterArray() else { return }
         var i = 0
         repeat {
-            try r.expectKind(.object, path: "[\(g)].points[\(i)]")
-            var x: JSONReader.Scalar?, y: JSONReader.Scalar?, time: JSONReader.Scalar?, pressure: JSONReader.Scalar?
-            if try r.enterObject() {
-                repeat {
-                    let key = try r.key()
-                    if x == nil && r.matches(key, "x") { x = try r.scalar() }
-                    else if y == nil && r.matches(key, "y") { y = try r.scalar() }
-                    else if time == nil && r.matches(key, "time") { time = try r.scalar() }
-                    else if pressure == nil && r.matches(key, "pressure") { pressure = try r.scalar() }
-                    else { try r.skipValue() }
-                } while try r.nextInObject()
-            }
-            let xv = try r.double(x, path: "[\(g)].points[\(i)].x")
-            let yv = try r.double(y, path: "[\(g)].points[\(i)].y")
-            let t = try r.double(time, path: "[\(g)].points[\(i)].time")
-            let p = try r.optionalDouble(pressure, path: "[\(g)].points[\(i)].pressure")
+            let point = try JSONPoint(&r, path: "[\(g)].points[\(i)]")
+            let xv = try r.double(point.x, path: "[\(g)].points[\(i)].x")
+            let yv = try r.double(point.y, path: "[\(g)].points[\(i)].y")
+            let t = try r.double(point.time, path: "[\(g)].points[\(i)].time")
+            let p = try r.optionalDouble(point.pressure, path: "[\(g)].points[\(i)].pressure")
             if let p {
                 anyPressure = true
                 if p != 0 { allPressureZero = false }
