@@ -89,4 +89,42 @@ import SignatureInkFormats
         let back = try InkDecoder().decode(InkEncoder().encode(s, as: .signaturePad), as: .signaturePad).signature
         #expect(back == s)
     }
+
+    @Test func aSettingErrorComesBeforeAPointErrorWhereverTheKeysStand() {
+        let json = #"[{"points":[{"x":1,"y":2,"time":"soon"}],"penColor":5}]"#
+        #expect(decodeError(Data(json.utf8), as: .signaturePad) == .field(path: "[0].penColor", message: "expected a string"))
+        let points = #"[{"penColor":"red","points":[{"x":1,"y":2,"time":"soon"}]}]"#
+        #expect(decodeError(Data(points.utf8), as: .signaturePad) == .field(path: "[0].points[0].time", message: "expected a number"))
+        let missing = #"[{"penColor":"red"}]"#
+        #expect(decodeError(Data(missing.utf8), as: .signaturePad) == .field(path: "[0].points", message: "missing"))
+    }
+
+    @Test(arguments: [
+        (#"[{"points":[{"x":1,"y":2,"time":3},]}]"#, 35),   // a trailing comma
+        (#"[{"points":[{"x":1,"y":2,"time":3,}]}]"#, 34),
+        (#"[{"points":[],}]"#, 15),
+        (#"[{"penColor":"\ud800","points":[{"x":1,"y":2,"time":3}]}]"#, 14),  // a lone surrogate
+        (#"[{"points":[{"x":01,"y":2,"time":3}]}]"#, 18),   // a leading zero
+        (#"[{"points":[{"x":1,"y":2,"time":3,"z":1.}]}]"#, 40),
+    ])
+    func malformedJSONFoundationsDecoderLetThroughIsASyntaxError(json: String, column: Int) {
+        guard case let .syntax(line, col, _) = decodeError(Data(json.utf8), as: .signaturePad) else {
+            Issue.record("expected a syntax error for \(json)")
+            return
+        }
+        #expect(line == 1)
+        #expect(col > 1 && col <= column + 1, "\(json): column \(col)")
+    }
+
+    @Test func anUnderflowingNumberReadsAsZero() throws {
+        let json = #"[{"dotSize":1e-400,"points":[{"x":1e-400,"y":2,"time":3,"pressure":1e-400}]}]"#
+        let s = try InkDecoder().decode(Data(json.utf8), as: .signaturePad).signature
+        #expect(s.samples == [InkSample(x: 0, y: 2, t: 0)])
+        #expect(s.metadata.isEmpty)
+    }
+
+    @Test func aNumberBeyondDoubleIsASyntaxErrorWithAPosition() {
+        let json = #"[{"points":[{"x":1,"y":1e400,"time":3}]}]"#
+        #expect(hasPosition(decodeError(Data(json.utf8), as: .signaturePad) ?? .unknownFormat("decoded")))
+    }
 }

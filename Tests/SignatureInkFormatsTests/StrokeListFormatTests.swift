@@ -72,4 +72,30 @@ import SignatureInkFormats
         let back = try InkDecoder().decode(InkEncoder().encode(s, as: .strokeList), as: .strokeList).signature
         #expect(back == s)
     }
+
+    @Test(arguments: [
+        (#"[[{"x":1,"y":2,"time":3},]]"#, 1, 26),   // a trailing comma, which JSONDecoder let through
+        (#"[[{"x":1,"y":2,"time":3,}]]"#, 1, 25),
+        (#"[[{"x":1,"y":2,"time":3,"note":"\ud800"}]]"#, 1, 33),   // a lone surrogate in an ignored field
+        (#"[[{"x":1,"y":2,"time":3,"z":-01}]]"#, 1, 30),   // a leading zero in an ignored field
+    ])
+    func malformedJSONIsASyntaxErrorWhereItStands(json: String, line: Int, column: Int) {
+        #expect(decodeError(Data(json.utf8), as: .strokeList).map { error in
+            if case let .syntax(l, c, _) = error { return l == line && (column...column + 1).contains(c) }
+            return false
+        } == true, "\(json): \(String(describing: decodeError(Data(json.utf8), as: .strokeList)))")
+    }
+
+    @Test func fieldErrorsKeepTheirOrderAndPaths() {
+        // A point's fields are checked x, y, time, pressure, wherever their keys stand.
+        let json = #"[[{"pressure":"hard","time":"now","y":2,"x":1}]]"#
+        #expect(decodeError(Data(json.utf8), as: .strokeList) == .field(path: "[0][0].time", message: "expected a number"))
+        let noY = #"[[{"x":1,"y":null}]]"#
+        #expect(decodeError(Data(noY.utf8), as: .strokeList) == .field(path: "[0][0].y", message: "expected a number, found null"))
+        let notAStroke = #"[[{"x":1,"y":2}],{"x":1,"y":2}]"#
+        #expect(decodeError(Data(notAStroke.utf8), as: .strokeList) == .field(path: "[1]", message: "expected an array"))
+        // A key written with escapes is the same key; the first of a repeated key counts.
+        let escaped = #"[[{"\u0078":1,"y":2,"y":"two","time":1700000000000}]]"#
+        #expect(decodeError(Data(escaped.utf8), as: .strokeList) == nil)
+    }
 }

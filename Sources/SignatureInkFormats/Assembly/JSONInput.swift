@@ -50,10 +50,19 @@ enum JSONInput {
     }
 
     /// The error for a syntax error the reader found at byte `offset`: Foundation's wording and position
-    /// when its parser agrees the text is malformed, otherwise a plain message at the offset.
+    /// when its parser agrees the text is malformed, otherwise a plain message at the offset. When
+    /// Foundation's parser only notices at the end of the file (a lone surrogate escape reads on to the end
+    /// looking for its pair), the reader's earlier offset is the one given.
     static func syntaxError(in data: Data, at offset: Int) -> FormatError {
         let error = syntaxError(in: data)
-        if case let .syntax(line, _, _) = error, line > 0 { return error }
+        if case let .syntax(line, column, message) = error, line > 0 {
+            let end = lineAndColumn(of: data.count, in: data)
+            guard line == end.0, column == end.1, offset < data.count, message.contains("string parse") else {
+                return error
+            }
+            let (line, column) = lineAndColumn(of: offset, in: data)
+            return .syntax(line: line, column: column, message: message)
+        }
         let (line, column) = lineAndColumn(of: offset, in: data)
         if case let .syntax(_, _, message) = error, message != "invalid JSON" {
             return .syntax(line: line, column: column, message: message)

@@ -75,8 +75,7 @@ private struct NativeDocumentReader {
     typealias Stop = JSONReader.Stop
 
     func read(_ r: inout JSONReader) throws(Stop) -> Signature {
-        let kind = try r.peekKind()
-        guard kind == .object else { throw Self.typeMismatch("", expected: .object, found: kind) }
+        try r.expectKind(.object, path: "")
         // Where each member's value starts, as a reader positioned there.
         var found = [JSONReader?](repeating: nil, count: Member.allCases.count)
         // The strokes, when they were read during the scan.
@@ -119,12 +118,12 @@ private struct NativeDocumentReader {
         }
 
         var c = try reader(.format)
-        let format = try Self.string(&c, path: "format")
+        let format = try c.string(path: "format")
         guard format == "signature-ink" else {
             throw .field(.field(path: "format", message: "expected \"signature-ink\", found \"\(format)\""))
         }
         c = try reader(.version)
-        let version = try Self.integer(&c, path: "version")
+        let version = try c.integer(path: "version")
         guard version == 1 else { throw .field(.unsupportedVersion(format: format, version: version)) }
 
         var canvas: Canvas?
@@ -133,7 +132,7 @@ private struct NativeDocumentReader {
         }
         var startTime: Double?
         if var c = present(.startTime) {
-            let s = try Self.double(&c, path: "startTime")
+            let s = try c.double(path: "startTime")
             guard s.isFinite && s >= 0 && s <= InkAssembler.maxTimestamp else {
                 throw .field(.field(path: "startTime", message: "\(s) is outside 0...\(InkAssembler.maxTimestamp) "
                                     + "milliseconds since 1970 (up to the year 5138)"))
@@ -163,8 +162,7 @@ private struct NativeDocumentReader {
     // MARK: Members
 
     private func canvas(_ r: inout JSONReader) throws(Stop) -> Canvas {
-        let kind = try r.peekKind()
-        guard kind == .object else { throw Self.typeMismatch("canvas", expected: .object, found: kind) }
+        try r.expectKind(.object, path: "canvas")
         var width: JSONReader?, height: JSONReader?, unitsPerInch: JSONReader?
         if try r.enterObject() {
             repeat {
@@ -176,11 +174,11 @@ private struct NativeDocumentReader {
             } while try r.nextInObject()
         }
         guard var w = width else { throw .field(.field(path: "canvas.width", message: "missing")) }
-        let widthValue = try Self.double(&w, path: "canvas.width")
+        let widthValue = try w.double(path: "canvas.width")
         guard var h = height else { throw .field(.field(path: "canvas.height", message: "missing")) }
-        let heightValue = try Self.double(&h, path: "canvas.height")
+        let heightValue = try h.double(path: "canvas.height")
         var upi = Canvas.cssPixelsPerInch
-        if var u = unitsPerInch, !u.consumeNull() { upi = try Self.double(&u, path: "canvas.unitsPerInch") }
+        if var u = unitsPerInch, !u.consumeNull() { upi = try u.double(path: "canvas.unitsPerInch") }
         guard widthValue > 0, heightValue > 0, widthValue <= limits.maxCoordinate, heightValue <= limits.maxCoordinate else {
             throw .field(.field(path: "canvas", message: "width and height must be > 0 and at most the "
                                 + "coordinate limit \(limits.maxCoordinate)"))
@@ -192,28 +190,26 @@ private struct NativeDocumentReader {
     }
 
     private static func metadata(_ r: inout JSONReader) throws(Stop) -> [String: String] {
-        let kind = try r.peekKind()
-        guard kind == .object else { throw typeMismatch("metadata", expected: .object, found: kind) }
+        try r.expectKind(.object, path: "metadata")
         var out: [String: String] = [:]
         if try r.enterObject() {
             repeat {
                 let key = r.text(of: try r.key())
-                if out[key] == nil { out[key] = try string(&r, path: "metadata.\(key)") } else { try r.skipValue() }
+                if out[key] == nil { out[key] = try r.string(path: "metadata.\(key)") } else { try r.skipValue() }
             } while try r.nextInObject()
         }
         return out
     }
 
     private func channelList(_ r: inout JSONReader) throws(Stop) -> [NativeChannel] {
-        let kind = try r.peekKind()
-        guard kind == .array else { throw Self.typeMismatch("channels", expected: .array, found: kind) }
+        try r.expectKind(.array, path: "channels")
         var channels: [NativeChannel] = []
         guard try r.enterArray() else {
             throw .field(.field(path: "channels", message: "must begin with \"x\", \"y\", \"t\""))
         }
         var i = 0
         repeat {
-            let name = try Self.string(&r, path: "channels[\(i)]")
+            let name = try r.string(path: "channels[\(i)]")
             guard let ch = NativeChannel(rawValue: name) else {
                 throw .field(.field(path: "channels[\(i)]", message: "unknown channel \"\(name)\""))
             }
@@ -229,29 +225,18 @@ private struct NativeDocumentReader {
         return channels
     }
 
-    /// One value of a sample before it is checked: the checks wait until the sample's length is known.
-    private enum Value {
-        case number(JSONReader.Number)
-        case null
-        case other(JSONReader.Kind)
-    }
-
     private func strokes(_ r: inout JSONReader, channels: [NativeChannel]) throws(Stop) -> [[InkSample]] {
-        let kind = try r.peekKind()
-        guard kind == .array else { throw Self.typeMismatch("strokes", expected: .array, found: kind) }
+        try r.expectKind(.array, path: "strokes")
         var strokes: [[InkSample]] = []
         var total = 0
-        var values = [Value](repeating: .null, count: channels.count)
+        var values = [JSONReader.Scalar](repeating: .null, count: channels.count)
         guard try r.enterArray() else { return [] }
         var strokeIndex = 0
         repeat {
             if strokeIndex >= limits.maxStrokes {
                 throw .field(.limitExceeded(what: "stroke count", limit: limits.maxStrokes, actual: strokeIndex + 1))
             }
-            let kind = try r.peekKind()
-            guard kind == .array else {
-                throw Self.typeMismatch("strokes[\(strokeIndex)]", expected: .array, found: kind)
-            }
+            try r.expectKind(.array, path: "strokes[\(strokeIndex)]")
             var stroke: [InkSample] = []
             if try r.enterArray() {
                 var sampleIndex = 0
@@ -264,23 +249,12 @@ private struct NativeDocumentReader {
                     if total > limits.maxSamples {
                         throw .field(.limitExceeded(what: "sample count", limit: limits.maxSamples, actual: total))
                     }
-                    let kind = try r.peekKind()
-                    guard kind == .array else {
-                        throw Self.typeMismatch("strokes[\(strokeIndex)][\(sampleIndex)]", expected: .array, found: kind)
-                    }
+                    try r.expectKind(.array, path: "strokes[\(strokeIndex)][\(sampleIndex)]")
                     var count = 0
                     if try r.enterArray() {
                         repeat {
                             if count < values.count {
-                                switch try r.peekKind() {
-                                case .number: values[count] = .number(try r.number())
-                                case .null:
-                                    _ = r.consumeNull()
-                                    values[count] = .null
-                                case let other:
-                                    values[count] = .other(other)
-                                    try r.skipValue()
-                                }
+                                values[count] = try r.scalar()
                             } else {
                                 try r.skipValue()
                             }
@@ -303,7 +277,7 @@ private struct NativeDocumentReader {
     }
 
     /// Checks one sample's values and makes the sample.
-    private func sample(_ values: [Value], count: Int, previous: InkSample?, _ r: JSONReader,
+    private func sample(_ values: [JSONReader.Scalar], count: Int, previous: InkSample?, _ r: JSONReader,
                         channels: [NativeChannel], stroke: Int, index: Int) throws(Stop) -> InkSample {
         func path() -> String { "strokes[\(stroke)][\(index)]" }
         guard count == channels.count else {
@@ -317,15 +291,14 @@ private struct NativeDocumentReader {
             switch values[k] {
             case let .number(number): n = number
             case .null:
-                if k < 3 { throw Self.typeMismatch("\(path())[\(k)]", expected: .number, found: .null) }
+                if k < 3 { throw JSONReader.typeMismatch("\(path())[\(k)]", expected: .number, found: .null) }
                 continue
             case let .other(kind):
-                throw Self.typeMismatch("\(path())[\(k)]", expected: .number, found: kind)
+                throw JSONReader.typeMismatch("\(path())[\(k)]", expected: .number, found: kind)
             }
             switch ch {
             case .x, .y, .t:
-                let v = r.double(of: n)
-                guard v.isFinite else { throw .syntax(offset: n.start) }
+                let v = try r.finiteDouble(n)
                 if ch != .t && abs(v) > limits.maxCoordinate {
                     throw .field(.field(path: fieldPath(), message: "coordinate \(v) exceeds the limit of \(limits.maxCoordinate)"))
                 }
@@ -344,7 +317,7 @@ private struct NativeDocumentReader {
                 let v = r.float(of: n)
                 guard v.isFinite else {
                     guard r.double(of: n).isFinite else { throw .syntax(offset: n.start) }
-                    throw Self.unrepresentable(r, n, path: "\(path())[\(k)]", type: "Float")
+                    throw r.unrepresentable(n, path: "\(path())[\(k)]", type: "Float")
                 }
                 if ch == .pressure {
                     guard (0...1).contains(v) else {
@@ -355,44 +328,5 @@ private struct NativeDocumentReader {
             }
         }
         return s
-    }
-
-    // MARK: Scalars, with the errors Foundation's decoder gave
-
-    private static func typeMismatch(_ path: String, expected: JSONReader.Kind, found: JSONReader.Kind) -> Stop {
-        .field(.field(path: path, message: found == .null ? "expected \(expected.phrase), found null"
-                                                          : "expected \(expected.phrase)"))
-    }
-
-    /// A number beyond `Double`'s range is a syntax error, as in Foundation's parser; beyond `Float`'s or
-    /// `Int`'s, an error naming the field.
-    private static func unrepresentable(_ r: JSONReader, _ n: JSONReader.Number, path: String,
-                                        type: String) -> Stop {
-        .field(.field(path: path, message: "Parsed JSON number <\(r.text(of: n))> does not fit in \(type)."))
-    }
-
-    private static func string(_ r: inout JSONReader, path: String) throws(Stop) -> String {
-        let kind = try r.peekKind()
-        guard kind == .string else { throw typeMismatch(path, expected: .string, found: kind) }
-        return try r.string()
-    }
-
-    private static func double(_ r: inout JSONReader, path: String) throws(Stop) -> Double {
-        let kind = try r.peekKind()
-        guard kind == .number else { throw typeMismatch(path, expected: .number, found: kind) }
-        let n = try r.number()
-        let v = r.double(of: n)
-        guard v.isFinite else { throw .syntax(offset: n.start) }
-        return v
-    }
-
-    private static func integer(_ r: inout JSONReader, path: String) throws(Stop) -> Int {
-        let kind = try r.peekKind()
-        guard kind == .number else { throw typeMismatch(path, expected: .number, found: kind) }
-        let n = try r.number()
-        if n.isInteger, let v = Int(r.text(of: n)) { return v }
-        let v = r.double(of: n)
-        guard v == v.rounded(), let i = Int(exactly: v) else { throw unrepresentable(r, n, path: path, type: "Int") }
-        return i
     }
 }

@@ -18,70 +18,125 @@ struct SignaturePadDecoder {
     let limits: DecodingLimits
 
     func decode(_ data: Data) throws(FormatError) -> (Signature, [String]) {
-        try JSONInput.decode(Document.self, from: data, limits: limits).result
+        let limits = self.limits
+        return try JSONInput.read(data, limits: limits) { (reader: inout JSONReader) throws(JSONReader.Stop) in
+            var document = SignaturePadReader(ink: InkAssembler(limits: limits))
+            return try document.read(&reader)
+        }
+    }
+}
+
+/// Reads signature_pad's point groups in one pass over the bytes.
+///
+/// Errors come in the order Foundation's decoder met them: a syntax error anywhere first, then group by
+/// group: the settings (in ``SignaturePadSetting`` order, wherever they stand in the group), then `points`,
+/// point by point (`x`, `y`, `time`, `pressure`, then the sample's own checks). `points` is read where it
+/// stands; an error in it waits until the group's settings are checked.
+private struct SignaturePadReader {
+    typealias Stop = JSONReader.Stop
+
+    var ink: InkAssembler
+    var firstValues: [SignaturePadSetting: String] = [:]
+    var metadata: [String: String] = [:]
+    var allPressureZero = true
+    var anyPressure = false
+
+    mutating func read(_ r: inout JSONReader) throws(Stop) -> (Signature, [String]) {
+        try r.expectKind(.array, path: "")
+        var g = 0
+        if try r.enterArray() {
+            repeat {
+                try group(&r, g)
+                g += 1
+            } while try r.nextInArray()
+        }
+        try r.expectEnd()
+        if anyPressure && allPressureZero {
+            ink.removePressure()
+            ink.assumptions.append("every pressure is 0 (a mouse or touch screen): read as no pressure")
+        }
+        let metadata = self.metadata
+        return try JSONReader.checking { () throws(FormatError) in try ink.finish(metadata: metadata) }
     }
 
-    private struct Document: Decodable {
-        let result: (Signature, [String])
-
-        init(from decoder: any Decoder) throws {
-            var ink = InkAssembler(limits: JSONInput.limits(decoder))
-            var groups = try decoder.unkeyedContainer()
-            var firstValues: [SignaturePadSetting: String] = [:]
-            var metadata: [String: String] = [:]
-            var allPressureZero = true
-            var anyPressure = false
-            while !groups.isAtEnd {
-                let g = groups.currentIndex
-                let group = try groups.nestedContainer(keyedBy: AnyKey.self)
-                let strokeIndex = ink.strokeCount
-                var values: [SignaturePadSetting: String] = [:]
-                for setting in SignaturePadSetting.allCases {
-                    let key = AnyKey(stringValue: setting.field)
-                    var value = setting.defaultValue
-                    if setting.isText {
-                        if let v = try group.decodeIfPresent(String.self, forKey: key) { value = v }
-                    } else if let v = try group.decodeIfPresent(Double.self, forKey: key) {
-                        guard v.isFinite else {
-                            throw FormatError.field(path: "[\(g)].\(setting.field)", message: "must be finite")
-                        }
-                        value = JSONText.number(v)
+    private mutating func group(_ r: inout JSONReader, _ g: Int) throws(Stop) {
+        try r.expectKind(.object, path: "[\(g)]")
+        let strokeIndex = ink.strokeCount
+        // Where each setting's value starts (the first time its key appears, as in Foundation's decoder).
+        var found = [JSONReader?](repeating: nil, count: SignaturePadSetting.allCases.count)
+        var pointsFound = false
+        var pointsError: FormatError?
+        if try r.enterObject() {
+            repeat {
+                let key = try r.key()
+                _ = r.peek()
+                if !pointsFound && r.matches(key, "points") {
+                    pointsFound = true
+                    let start = r
+                    do {
+                        try points(&r, g)
+                    } catch {
+                        guard case let .field(error) = error else { throw error }
+                        pointsError = error
+                        r = start
+                        try r.skipValue()
                     }
-                    values[setting] = value
+                    continue
                 }
-                var points = try group.nestedUnkeyedContainer(forKey: AnyKey(stringValue: "points"))
-                while !points.isAtEnd {
-                    let i = points.currentIndex
-                    let p = try points.nestedContainer(keyedBy: AnyKey.self)
-                    let x = try p.decode(Double.self, forKey: AnyKey(stringValue: "x"))
-                    let y = try p.decode(Double.self, forKey: AnyKey(stringValue: "y"))
-                    let t = try p.decode(Double.self, forKey: AnyKey(stringValue: "time"))
-                    let pressure = try p.decodeIfPresent(Double.self, forKey: AnyKey(stringValue: "pressure"))
-                    if let pressure {
-                        anyPressure = true
-                        if pressure != 0 { allPressureZero = false }
-                    }
-                    try ink.add(x: x, y: y, t: t, pressure: pressure, path: "[\(g)].points[\(i)]")
+                if let k = SignaturePadSetting.allCases.firstIndex(where: { r.matches(key, name: $0.field) }), found[k] == nil {
+                    found[k] = r
                 }
-                let before = ink.strokeCount
-                try ink.endStroke()
-                guard ink.strokeCount > before else { continue }
-                if strokeIndex == 0 {
-                    firstValues = values
-                    for (setting, value) in values where value != setting.defaultValue {
-                        metadata[setting.metadataKey] = value
-                    }
-                } else {
-                    for (setting, value) in values where value != firstValues[setting] {
-                        metadata[InkMetadataKey.strokeKey(setting.metadataKey, strokeIndex)] = value
-                    }
-                }
-            }
-            if anyPressure && allPressureZero {
-                ink.removePressure()
-                ink.assumptions.append("every pressure is 0 (a mouse or touch screen): read as no pressure")
-            }
-            result = try ink.finish(metadata: metadata)
+                try r.skipValue()
+            } while try r.nextInObject()
         }
+        var values: [SignaturePadSetting: String] = [:]
+        for (k, setting) in SignaturePadSetting.allCases.enumerated() {
+            var value = setting.defaultValue
+            if var c = found[k], !c.consumeNull() {
+                if setting.isText {
+                    value = try c.string(path: "[\(g)].\(setting.field)")
+                } else {
+                    value = JSONText.number(try c.double(path: "[\(g)].\(setting.field)"))
+                }
+            }
+            values[setting] = value
+        }
+        guard pointsFound else { throw .field(.field(path: "[\(g)].points", message: "missing")) }
+        if let pointsError { throw .field(pointsError) }
+
+        let before = ink.strokeCount
+        try JSONReader.checking { () throws(FormatError) in try ink.endStroke() }
+        guard ink.strokeCount > before else { return }
+        if strokeIndex == 0 {
+            firstValues = values
+            for (setting, value) in values where value != setting.defaultValue {
+                metadata[setting.metadataKey] = value
+            }
+        } else {
+            for (setting, value) in values where value != firstValues[setting] {
+                metadata[InkMetadataKey.strokeKey(setting.metadataKey, strokeIndex)] = value
+            }
+        }
+    }
+
+    private mutating func points(_ r: inout JSONReader, _ g: Int) throws(Stop) {
+        try r.expectKind(.array, path: "[\(g)].points")
+        guard try r.enterArray() else { return }
+        var i = 0
+        repeat {
+            let point = try JSONPoint(&r, path: "[\(g)].points[\(i)]")
+            let xv = try r.double(point.x, path: "[\(g)].points[\(i)].x")
+            let yv = try r.double(point.y, path: "[\(g)].points[\(i)].y")
+            let t = try r.double(point.time, path: "[\(g)].points[\(i)].time")
+            let p = try r.optionalDouble(point.pressure, path: "[\(g)].points[\(i)].pressure")
+            if let p {
+                anyPressure = true
+                if p != 0 { allPressureZero = false }
+            }
+            try JSONReader.checking { () throws(FormatError) in
+                try ink.add(x: xv, y: yv, t: t, pressure: p, path: "[\(g)].points[\(i)]")
+            }
+            i += 1
+        } while try r.nextInArray()
     }
 }

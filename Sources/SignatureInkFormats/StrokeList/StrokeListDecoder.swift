@@ -18,44 +18,55 @@ struct StrokeListDecoder {
     let limits: DecodingLimits
 
     func decode(_ data: Data) throws(FormatError) -> (Signature, [String]) {
-        try JSONInput.decode(Document.self, from: data, limits: limits).result
+        let limits = self.limits
+        return try JSONInput.read(data, limits: limits) { (r: inout JSONReader) throws(JSONReader.Stop) in
+            try Self.read(&r, ink: InkAssembler(limits: limits))
+        }
     }
 
-    private struct Document: Decodable {
-        let result: (Signature, [String])
-
-        init(from decoder: any Decoder) throws {
-            var ink = InkAssembler(limits: JSONInput.limits(decoder))
-            var strokes = try decoder.unkeyedContainer()
-            // nil until the first point says whether the list has times.
-            var hasTimes: Bool?
-            var clock = 0.0
-            while !strokes.isAtEnd {
-                let s = strokes.currentIndex
-                var points = try strokes.nestedUnkeyedContainer()
-                while !points.isAtEnd {
-                    let i = points.currentIndex
-                    let p = try points.nestedContainer(keyedBy: AnyKey.self)
-                    let x = try p.decode(Double.self, forKey: AnyKey(stringValue: "x"))
-                    let y = try p.decode(Double.self, forKey: AnyKey(stringValue: "y"))
-                    let time = try p.decodeIfPresent(Double.self, forKey: AnyKey(stringValue: "time"))
-                    if hasTimes == nil { hasTimes = time != nil }
-                    guard (time != nil) == hasTimes else {
-                        throw FormatError.field(path: "[\(s)][\(i)].time",
-                                                message: time == nil ? "missing, though earlier points have one"
-                                                    : "given, though earlier points have none")
-                    }
-                    let pressure = try p.decodeIfPresent(Double.self, forKey: AnyKey(stringValue: "pressure"))
-                    try ink.add(x: x, y: y, t: time ?? clock, pressure: pressure, path: "[\(s)][\(i)]")
-                    clock += StrokeListDecoder.assumedInterval
+    /// Reads the strokes in one pass. Errors come in the order Foundation's decoder met them: a syntax error
+    /// anywhere first, then point by point `x`, `y`, `time`, `pressure` and the sample's own checks.
+    private static func read(_ r: inout JSONReader, ink: InkAssembler) throws(JSONReader.Stop) -> (Signature, [String]) {
+        var ink = ink
+        try r.expectKind(.array, path: "")
+        // nil until the first point says whether the list has times.
+        var hasTimes: Bool?
+        var clock = 0.0
+        if try r.enterArray() {
+            var s = 0
+            repeat {
+                try r.expectKind(.array, path: "[\(s)]")
+                if try r.enterArray() {
+                    var i = 0
+                    repeat {
+                        let point = try JSONPoint(&r, path: "[\(s)][\(i)]")
+                        let xv = try r.double(point.x, path: "[\(s)][\(i)].x")
+                        let yv = try r.double(point.y, path: "[\(s)][\(i)].y")
+                        let t = try r.optionalDouble(point.time, path: "[\(s)][\(i)].time")
+                        if hasTimes == nil { hasTimes = t != nil }
+                        guard (t != nil) == hasTimes else {
+                            throw .field(.field(path: "[\(s)][\(i)].time",
+                                                message: t == nil ? "missing, though earlier points have one"
+                                                    : "given, though earlier points have none"))
+                        }
+                        let p = try r.optionalDouble(point.pressure, path: "[\(s)][\(i)].pressure")
+                        try JSONReader.checking { () throws(FormatError) in
+                            try ink.add(x: xv, y: yv, t: t ?? clock, pressure: p, path: "[\(s)][\(i)]")
+                        }
+                        clock += assumedInterval
+                        i += 1
+                    } while try r.nextInArray()
                 }
-                try ink.endStroke()
-                clock += StrokeListDecoder.assumedInterval
-            }
-            if hasTimes == false {
-                ink.assumptions.append("no point has a time: samples assumed \(Int(StrokeListDecoder.assumedInterval)) ms apart")
-            }
-            result = try ink.finish(timesKnown: hasTimes ?? false)
+                try JSONReader.checking { () throws(FormatError) in try ink.endStroke() }
+                clock += assumedInterval
+                s += 1
+            } while try r.nextInArray()
         }
+        try r.expectEnd()
+        if hasTimes == false {
+            ink.assumptions.append("no point has a time: samples assumed \(Int(assumedInterval)) ms apart")
+        }
+        let timesKnown = hasTimes ?? false
+        return try JSONReader.checking { () throws(FormatError) in try ink.finish(timesKnown: timesKnown) }
     }
 }
