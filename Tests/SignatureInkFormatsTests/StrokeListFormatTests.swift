@@ -80,10 +80,8 @@ import SignatureInkFormats
         (#"[[{"x":1,"y":2,"time":3,"z":-01}]]"#, 1, 30),   // a leading zero in an ignored field
     ])
     func malformedJSONIsASyntaxErrorWhereItStands(json: String, line: Int, column: Int) {
-        #expect(decodeError(Data(json.utf8), as: .strokeList).map { error in
-            if case let .syntax(l, c, _) = error { return l == line && (column...column + 1).contains(c) }
-            return false
-        } == true, "\(json): \(String(describing: decodeError(Data(json.utf8), as: .strokeList)))")
+        #expect(isSyntaxError(json, as: .strokeList, line: line, column: column),
+                "\(json): \(String(describing: decodeError(Data(json.utf8), as: .strokeList)))")
     }
 
     @Test func fieldErrorsKeepTheirOrderAndPaths() {

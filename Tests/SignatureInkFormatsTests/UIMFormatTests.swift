@@ -79,6 +79,40 @@ import SignatureInkFormats
                                 message: "\"nope\" is not a declared sensor channel"))
     }
 
+    @Test(arguments: [
+        // A trailing comma, which JSONDecoder let through.
+        (#"{"inputData":{"sensorData":[],"inputContextData":{"sensorContexts":[],}}}"#, 1, 71),
+        // A leading zero and a lone surrogate in ignored fields.
+        (#"{"inputData":{"sensorData":[],"inputContextData":{"sensorContexts":[],"note":-01}}}"#, 1, 80),
+        (#"{"inputData":{"sensorData":[],"note":"\ud800","inputContextData":{"sensorContexts":[]}}}"#, 1, 39),
+    ])
+    func malformedJSONIsASyntaxErrorWhereItStands(json: String, line: Int, column: Int) {
+        #expect(isSyntaxError(json, as: .uim, line: line, column: column),
+                "\(json): \(String(describing: decodeError(Data(json.utf8), as: .uim)))")
+    }
+
+    @Test func fieldErrorsKeepTheirOrderAndPaths() {
+        // The channel declarations are checked before the strokes, and a stroke's timestamp before its
+        // channels, wherever their keys stand.
+        func json(id: String, timestamp: String) -> Data {
+            Data(("""
+            {"inputData":{"sensorData":[{"dataChannels":[{"values":[1,"2"],"sensorChannelID":"x"}],"timestamp":\(timestamp)}],
+             "inputContextData":{"sensorContexts":[{"sensorChannelsContext":[{"channels":[{"type":"X","id":\(id)}]}]}]}}}
+            """).utf8)
+        }
+        let channels = "inputData.inputContextData.sensorContexts[0].sensorChannelsContext[0].channels[0]"
+        #expect(decodeError(json(id: "7", timestamp: #""soon""#), as: .uim)
+                == .field(path: "\(channels).id", message: "expected a string"))
+        #expect(decodeError(json(id: #""x""#, timestamp: #""soon""#), as: .uim)
+                == .field(path: "inputData.sensorData[0].timestamp", message: #""soon" is not a number of milliseconds"#))
+        #expect(decodeError(json(id: #""x""#, timestamp: "null"), as: .uim)
+                == .field(path: "inputData.sensorData[0].timestamp", message: "expected a number, found null"))
+        #expect(decodeError(json(id: #""x""#, timestamp: "1"), as: .uim)
+                == .field(path: "inputData.sensorData[0].dataChannels[0].values[1]", message: "expected a number"))
+        let noData = #"{"inputData":{"inputContextData":{"sensorContexts":[]}}}"#
+        #expect(decodeError(Data(noData.utf8), as: .uim) == .field(path: "inputData.sensorData", message: "missing"))
+    }
+
     @Test func refusesAnEncodeRequest() {
         let s = Signature(strokes: [[InkSample(x: 0, y: 0, t: 0)]])
         #expect(throws: FormatError.self) { try InkEncoder().encode(s, as: .uim) }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-/// Runs Foundation's JSON decoder with the limits in `userInfo`, turning every failure into a
-/// ``FormatError`` with a line and column (syntax) or a field path (shape).
+/// Runs a ``JSONReader`` over a file's bytes, turning every failure into a ``FormatError`` with a line
+/// and column (syntax) or a field path (shape).
 enum JSONInput {
     /// Runs `body` over the bytes of `data` with a ``JSONReader``, turning a stop into a ``FormatError``.
     ///
@@ -93,25 +93,6 @@ enum JSONInput {
         return Data(text.utf8)
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data,
-                                     limits: DecodingLimits) throws(FormatError) -> T {
-        try limits.checkSize(data.count)
-        let decoder = JSONDecoder()
-        decoder.userInfo[limitsKey] = limits
-        do {
-            return try decoder.decode(type, from: data)
-        } catch let error as FormatError {
-            throw error
-        } catch let error as DecodingError {
-            if case let .dataCorrupted(context) = error, context.codingPath.isEmpty {
-                throw syntaxError(in: data)
-            }
-            throw FormatError(error)
-        } catch {
-            throw .syntax(line: 0, column: 0, message: "invalid JSON: \(error)")
-        }
-    }
-
     /// Locates a JSON syntax error. Foundation's `JSONDecoder` says only that the data is not valid JSON;
     /// `JSONSerialization` names a byte offset ("around character 11", "starting from character 40"), the
     /// end of the file, or the number it cannot represent; for a stray control character the first one is
@@ -157,82 +138,5 @@ enum JSONInput {
             if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
         }
         return (line, column)
-    }
-
-    /// The limits a `Decodable` initialiser should check, from the decoder's `userInfo`.
-    static func limits(_ decoder: any Decoder) -> DecodingLimits {
-        decoder.userInfo[limitsKey] as? DecodingLimits ?? .default
-    }
-}
-
-/// A coding key made from any string or index, for paths in error messages.
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(intValue: Int) { self.stringValue = "\(intValue)"; self.intValue = intValue }
-}
-
-let limitsKey = CodingUserInfoKey(rawValue: "signature-ink.limits")!
-
-extension FormatError {
-    /// Turns a Foundation decoding error into one that names the field and position.
-    init(_ error: DecodingError) {
-        func path(_ keys: [any CodingKey]) -> String {
-            var out = ""
-            for k in keys {
-                if let i = k.intValue { out += "[\(i)]" } else { out += out.isEmpty ? k.stringValue : ".\(k.stringValue)" }
-            }
-            return out
-        }
-        switch error {
-        case let .keyNotFound(key, ctx):
-            let p = path(ctx.codingPath + [key])
-            self = .field(path: p, message: "missing")
-        case let .valueNotFound(type, ctx):
-            self = .field(path: path(ctx.codingPath), message: "expected \(FormatError.typeName(type)), found null")
-        case let .typeMismatch(type, ctx):
-            self = .field(path: path(ctx.codingPath), message: "expected \(FormatError.typeName(type))")
-        case let .dataCorrupted(ctx):
-            if ctx.codingPath.isEmpty {
-                let text = (ctx.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-                    ?? ctx.debugDescription
-                self = FormatError.syntax(from: text)
-            } else {
-                self = .field(path: path(ctx.codingPath), message: ctx.debugDescription)
-            }
-        @unknown default:
-            self = .syntax(line: 0, column: 0, message: "\(error)")
-        }
-    }
-
-    static func typeName(_ type: Any.Type) -> String {
-        switch type {
-        case is Double.Type, is Float.Type, is Int.Type: return "a number"
-        case is String.Type: return "a string"
-        case is Bool.Type: return "true or false"
-        default:
-            let name = "\(type)"
-            if name.hasPrefix("Array") || name.contains("UnkeyedDecodingContainer") { return "an array" }
-            if name.hasPrefix("Dictionary") || name.contains("KeyedDecodingContainer") { return "an object" }
-            return name
-        }
-    }
-
-    /// Parses "... around line L, column C." out of a JSON parser message.
-    static func syntax(from text: String) -> FormatError {
-        var line = 0, column = 0
-        if let r = text.range(of: "line ") {
-            let digits = text[r.upperBound...].prefix { $0.isNumber }
-            line = Int(digits) ?? 0
-        }
-        if let r = text.range(of: "column ") {
-            let digits = text[r.upperBound...].prefix { $0.isNumber }
-            column = Int(digits) ?? 0
-        }
-        var message = text
-        if let r = message.range(of: " around line") { message = String(message[..<r.lowerBound]) }
-        if message.hasSuffix(".") { message.removeLast() }
-        return .syntax(line: line, column: column, message: "invalid JSON: \(message)")
     }
 }

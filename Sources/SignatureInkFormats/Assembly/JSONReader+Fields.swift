@@ -111,3 +111,75 @@ extension JSONReader {
         return UnsafeBufferPointer(rebasing: bytes[s.start..<s.end]).elementsEqual(word.utf8)
     }
 }
+
+extension JSONReader {
+    /// A field of an object read by ``members(_:path:_:)``: its key, and whether it must be there.
+    struct Field {
+        var key: StaticString
+        var required = true
+    }
+
+    /// Reads the object at the reader's position, handing the value of each key in `fields` (the first time
+    /// it appears) to `read` with the field's index; other members are skipped.
+    ///
+    /// Errors come in the order Foundation's decoder checked a type's fields, whatever the order of the
+    /// keys: a field error in a value waits until the whole object is read, and then the first error or
+    /// missing required field, in the order of `fields`, is thrown. At most 64 fields.
+    /// - Throws: a field error naming `path` when the value is not an object; a syntax error at once.
+    mutating func members(_ fields: [Field], path: @autoclosure () -> String,
+                          _ read: (inout JSONReader, Int) throws(Stop) -> Void) throws(Stop) {
+        try expectKind(.object, path: path())
+        var found: UInt64 = 0
+        var firstError: (field: Int, error: FormatError)?
+        if try enterObject() {
+            repeat {
+                let key = try self.key()
+                guard let k = fields.firstIndex(where: { matches(key, $0.key) }), found & 1 << k == 0 else {
+                    try skipValue()
+                    continue
+                }
+                found |= 1 << k
+                _ = peek()
+                let start = self
+                do {
+                    try read(&self, k)
+                } catch {
+                    guard case let .field(error) = error else { throw error }
+                    if k < firstError?.field ?? fields.count { firstError = (k, error) }
+                    self = start
+                    try skipValue()
+                }
+            } while try nextInObject()
+        }
+        for (k, field) in fields.enumerated() {
+            if let firstError, firstError.field == k { throw .field(firstError.error) }
+            if field.required && found & 1 << k == 0 {
+                let base = path()
+                throw .field(.field(path: base.isEmpty ? "\(field.key)" : "\(base).\(field.key)", message: "missing"))
+            }
+        }
+    }
+
+    /// Reads the array at the reader's position, handing each element to `read` with its index.
+    /// - Throws: a field error naming `path` when the value is not an array; the first error of an element.
+    mutating func elements(path: @autoclosure () -> String,
+                           _ read: (inout JSONReader, Int) throws(Stop) -> Void) throws(Stop) {
+        try expectKind(.array, path: path())
+        guard try enterArray() else { return }
+        var i = 0
+        repeat {
+            try read(&self, i)
+            i += 1
+        } while try nextInArray()
+    }
+
+    /// Reads an optional whole number at `path`: `nil` for `null`; otherwise as ``integer(path:)``.
+    mutating func optionalInteger(path: @autoclosure () -> String) throws(Stop) -> Int? {
+        consumeNull() ? nil : try integer(path: path())
+    }
+
+    /// Reads an optional number at `path`: `nil` for `null`; another type is a field error.
+    mutating func optionalDouble(path: @autoclosure () -> String) throws(Stop) -> Double? {
+        try optionalDouble(try scalar(), path: path())
+    }
+}

@@ -20,7 +20,12 @@ struct UIMDecoder {
     let limits: DecodingLimits
 
     func decode(_ data: Data) throws(FormatError) -> (Signature, [String]) {
-        let doc = try JSONInput.decode(Document.self, from: data, limits: limits)
+        let limits = self.limits
+        let doc = try JSONInput.read(data, limits: limits) { (r: inout JSONReader) throws(JSONReader.Stop) in
+            let doc = try UIMReader(limits: limits).document(&r)
+            try r.expectEnd()
+            return doc
+        }
         return try build(doc)
     }
 
@@ -29,124 +34,66 @@ struct UIMDecoder {
              azimuth = "Azimuth"
     }
 
-    private struct Channel: Decodable {
-        let id: String
-        let type: String
-        let resolution: Double?
-        let precision: Int?
-        let max: Double?
+    fileprivate struct Channel {
+        var id = ""
+        var type = ""
+        var resolution: Double?
+        var precision: Int?
+        var max: Double?
     }
 
-    private struct Property: Decodable {
-        let name: String
-        let value: String
+    fileprivate struct Document {
+        var channels: [Channel] = []
+        var properties: [(name: String, value: String)] = []
+        var sensorData: [SensorData] = []
     }
 
-    private struct Document: Decodable {
-        let inputData: InputData
+    fileprivate struct SensorData {
+        var timestamp = 0.0
+        var dataChannels: [DataChannel] = []
     }
 
-    private struct InputData: Decodable {
-        let inputContextData: ContextData
-        let sensorData: [SensorData]
-    }
-
-    private struct ContextData: Decodable {
-        let sensorContexts: [SensorContext]
-        let environments: [PropertyHolder]?
-        let inputDevices: [PropertyHolder]?
-    }
-
-    private struct PropertyHolder: Decodable {
-        let properties: [Property]?
-    }
-
-    private struct SensorContext: Decodable {
-        let sensorChannelsContext: [ChannelsContext]
-    }
-
-    private struct ChannelsContext: Decodable {
-        let channels: [Channel]
-    }
-
-    private struct SensorData: Decodable {
-        let timestamp: Double
-        let dataChannels: [DataChannel]
-
-        enum Key: String, CodingKey { case timestamp, dataChannels }
-
-        init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: Key.self)
-            if let text = try? c.decode(String.self, forKey: .timestamp) {
-                guard let value = Double(text) else {
-                    throw DecodingError.dataCorruptedError(
-                        forKey: .timestamp, in: c, debugDescription: "\"\(text)\" is not a number of milliseconds")
-                }
-                timestamp = value
-            } else {
-                timestamp = try c.decode(Double.self, forKey: .timestamp)
-            }
-            let limits = JSONInput.limits(decoder)
-            var list = try c.nestedUnkeyedContainer(forKey: .dataChannels)
-            var channels: [DataChannel] = []
-            while !list.isAtEnd {
-                let channel = try list.decode(DataChannel.self)
-                if channel.values.count > limits.maxSamplesPerStroke {
-                    throw FormatError.limitExceeded(what: "samples in one stroke", limit: limits.maxSamplesPerStroke,
-                                                    actual: channel.values.count)
-                }
-                channels.append(channel)
-            }
-            dataChannels = channels
-        }
-    }
-
-    private struct DataChannel: Decodable {
-        let sensorChannelID: String
-        let values: [Double]
+    fileprivate struct DataChannel {
+        var sensorChannelID = ""
+        var values: [Double] = []
     }
 
     private func build(_ doc: Document) throws(FormatError) -> (Signature, [String]) {
-        var channels: [String: Channel] = [:]
-        for context in doc.inputData.inputContextData.sensorContexts {
-            for group in context.sensorChannelsContext {
-                for channel in group.channels { channels[channel.id] = channel }
-            }
+        // Each declared channel with what it holds, `nil` for a type the model does not read.
+        var channels: [String: (channel: Channel, kind: Kind?)] = [:]
+        for channel in doc.channels {
+            channels[channel.id] = (channel, Kind(rawValue: String(channel.type.split(separator: "/").last ?? "")))
         }
         var metadata: [String: String] = [:]
-        let holders = (doc.inputData.inputContextData.environments ?? [])
-            + (doc.inputData.inputContextData.inputDevices ?? [])
-        for holder in holders {
-            for property in holder.properties ?? [] { metadata["uim.\(property.name)"] = property.value }
-        }
+        for property in doc.properties { metadata["uim.\(property.name)"] = property.value }
 
         var ink = InkAssembler(limits: limits)
         var notes = Set<String>()
-        let total = doc.inputData.sensorData.reduce(0) { $0 + ($1.dataChannels.first?.values.count ?? 0) }
+        let total = doc.sensorData.reduce(0) { $0 + ($1.dataChannels.first?.values.count ?? 0) }
         try ink.reserve(total)
-        for (s, stroke) in doc.inputData.sensorData.enumerated() {
-            let base = "inputData.sensorData[\(s)]"
+        for (s, stroke) in doc.sensorData.enumerated() {
+            let base = { "inputData.sensorData[\(s)]" }
             guard stroke.timestamp.isFinite else {
-                throw .field(path: "\(base).timestamp", message: "must be a finite number")
+                throw .field(path: "\(base()).timestamp", message: "must be a finite number")
             }
             var columns: [Kind: [Double]] = [:]
             var count: Int?
             for (c, data) in stroke.dataChannels.enumerated() {
-                let path = "\(base).dataChannels[\(c)]"
-                guard let channel = channels[data.sensorChannelID] else {
-                    throw .field(path: "\(path).sensorChannelID",
+                let path = { "\(base()).dataChannels[\(c)]" }
+                guard let (channel, kind) = channels[data.sensorChannelID] else {
+                    throw .field(path: "\(path()).sensorChannelID",
                                  message: "\"\(data.sensorChannelID)\" is not a declared sensor channel")
                 }
-                guard let kind = Kind(rawValue: String(channel.type.split(separator: "/").last ?? "")) else {
+                guard let kind else {
                     notes.insert("channel \(channel.type) is not read")
                     continue
                 }
                 if let n = count, n != data.values.count {
-                    throw .field(path: "\(path).values",
+                    throw .field(path: "\(path()).values",
                                  message: "has \(data.values.count) values, the stroke's other channels \(n)")
                 }
                 count = data.values.count
-                columns[kind] = try decodeDeltas(data.values, channel: channel, kind: kind, path: "\(path).values",
+                columns[kind] = try decodeDeltas(data.values, channel: channel, kind: kind, path: "\(path()).values",
                                                  notes: &notes)
             }
             let n = count ?? 0
@@ -155,15 +102,15 @@ struct UIMDecoder {
                 continue
             }
             guard let xs = columns[.x], let ys = columns[.y] else {
-                throw .field(path: "\(base).dataChannels", message: "has no X and Y channels")
+                throw .field(path: "\(base()).dataChannels", message: "has no X and Y channels")
             }
-            let ts = columns[.time]
+            let ts = columns[.time], pressures = columns[.pressure]
+            let altitudes = columns[.altitude], azimuths = columns[.azimuth]
             if ts == nil { notes.insert("a stroke has no Timestamp channel: samples assumed 10 ms apart") }
             for i in 0..<n {
                 let t = stroke.timestamp + (ts?[i] ?? Double(i) * 10)
-                try ink.add(x: xs[i], y: ys[i], t: t, pressure: columns[.pressure]?[i],
-                            altitude: columns[.altitude]?[i], azimuth: columns[.azimuth]?[i],
-                            path: "\(base) sample \(i)")
+                try ink.add(x: xs[i], y: ys[i], t: t, pressure: pressures?[i], altitude: altitudes?[i],
+                            azimuth: azimuths?[i], path: "\(base()) sample \(i)")
             }
             try ink.endStroke()
         }
@@ -172,7 +119,7 @@ struct UIMDecoder {
     }
 
     /// Running sum of the deltas, scaled to the model's unit for the channel.
-    private func decodeDeltas(_ values: [Double], channel: Channel, kind: Kind, path: String,
+    private func decodeDeltas(_ values: [Double], channel: Channel, kind: Kind, path: @autoclosure () -> String,
                               notes: inout Set<String>) throws(FormatError) -> [Double] {
         let precision = channel.precision ?? 0
         guard (0...15).contains(precision) else {
@@ -207,11 +154,163 @@ struct UIMDecoder {
         var sum = 0.0
         for (i, v) in values.enumerated() {
             guard v.isFinite, abs(v) < 9e15 else {
-                throw .field(path: "\(path)[\(i)]", message: "\(v) is not a delta-coded integer")
+                throw .field(path: "\(path())[\(i)]", message: "\(v) is not a delta-coded integer")
             }
             sum += v
             out.append(scale == 1 ? sum / divisor : sum / divisor * scale)
         }
         return out
+    }
+}
+
+/// Reads the fields of a UIM document that the decoder uses, in one pass over the bytes.
+///
+/// Errors come in the order Foundation's decoder met them: a syntax error anywhere first, then the channel
+/// declarations and properties (`inputContextData`), then stroke by stroke (`timestamp`, then
+/// `dataChannels`, each channel's `sensorChannelID` and `values`, then its number of values against
+/// ``DecodingLimits/maxSamplesPerStroke``), whatever the order of the keys.
+private struct UIMReader {
+    typealias Stop = JSONReader.Stop
+    typealias Field = JSONReader.Field
+
+    let limits: DecodingLimits
+
+    static let documentFields = [Field(key: "inputData")]
+    static let inputDataFields = [Field(key: "inputContextData"), Field(key: "sensorData")]
+    static let contextFields = [Field(key: "sensorContexts"), Field(key: "environments", required: false),
+                                Field(key: "inputDevices", required: false)]
+    static let sensorContextFields = [Field(key: "sensorChannelsContext")]
+    static let channelsContextFields = [Field(key: "channels")]
+    static let channelFields = [Field(key: "id"), Field(key: "type"), Field(key: "resolution", required: false),
+                                Field(key: "precision", required: false), Field(key: "max", required: false)]
+    static let holderFields = [Field(key: "properties", required: false)]
+    static let propertyFields = [Field(key: "name"), Field(key: "value")]
+    static let sensorDataFields = [Field(key: "timestamp"), Field(key: "dataChannels")]
+    static let dataChannelFields = [Field(key: "sensorChannelID"), Field(key: "values")]
+
+    func document(_ r: inout JSONReader) throws(Stop) -> UIMDecoder.Document {
+        var doc = UIMDecoder.Document()
+        try r.members(Self.documentFields, path: "") { (r: inout JSONReader, _) throws(Stop) in
+            try r.members(Self.inputDataFields, path: "inputData") { (r: inout JSONReader, k) throws(Stop) in
+                if k == 0 {
+                    try context(&r, into: &doc)
+                } else {
+                    try r.elements(path: "inputData.sensorData") { (r: inout JSONReader, s) throws(Stop) in
+                        doc.sensorData.append(try sensorData(&r, s))
+                    }
+                }
+            }
+        }
+        return doc
+    }
+
+    private func context(_ r: inout JSONReader, into doc: inout UIMDecoder.Document) throws(Stop) {
+        let path = "inputData.inputContextData"
+        var channels: [UIMDecoder.Channel] = []
+        var environments: [(name: String, value: String)] = []
+        var devices: [(name: String, value: String)] = []
+        try r.members(Self.contextFields, path: path) { (r: inout JSONReader, k) throws(Stop) in
+            switch k {
+            case 0:
+                try r.elements(path: "\(path).sensorContexts") { (r: inout JSONReader, i) throws(Stop) in
+                    let p = "\(path).sensorContexts[\(i)]"
+                    try r.members(Self.sensorContextFields, path: p) { (r: inout JSONReader, _) throws(Stop) in
+                        try r.elements(path: "\(p).sensorChannelsContext") { (r: inout JSONReader, j) throws(Stop) in
+                            let q = "\(p).sensorChannelsContext[\(j)]"
+                            try r.members(Self.channelsContextFields, path: q) { (r: inout JSONReader, _) throws(Stop) in
+                                try r.elements(path: "\(q).channels") { (r: inout JSONReader, c) throws(Stop) in
+                                    channels.append(try channel(&r, path: "\(q).channels[\(c)]"))
+                                }
+                            }
+                        }
+                    }
+                }
+            case 1: environments = try holders(&r, path: "\(path).environments")
+            default: devices = try holders(&r, path: "\(path).inputDevices")
+            }
+        }
+        doc.channels = channels
+        doc.properties = environments + devices
+    }
+
+    private func channel(_ r: inout JSONReader, path: String) throws(Stop) -> UIMDecoder.Channel {
+        var channel = UIMDecoder.Channel()
+        try r.members(Self.channelFields, path: path) { (r: inout JSONReader, k) throws(Stop) in
+            switch k {
+            case 0: channel.id = try r.string(path: "\(path).id")
+            case 1: channel.type = try r.string(path: "\(path).type")
+            case 2: channel.resolution = try r.optionalDouble(path: "\(path).resolution")
+            case 3: channel.precision = try r.optionalInteger(path: "\(path).precision")
+            default: channel.max = try r.optionalDouble(path: "\(path).max")
+            }
+        }
+        return channel
+    }
+
+    /// The properties of a list of environments or input devices; none when it is `null`.
+    private func holders(_ r: inout JSONReader, path: String) throws(Stop) -> [(name: String, value: String)] {
+        var properties: [(name: String, value: String)] = []
+        guard !r.consumeNull() else { return properties }
+        try r.elements(path: path) { (r: inout JSONReader, h) throws(Stop) in
+            let p = "\(path)[\(h)]"
+            try r.members(Self.holderFields, path: p) { (r: inout JSONReader, _) throws(Stop) in
+                guard !r.consumeNull() else { return }
+                try r.elements(path: "\(p).properties") { (r: inout JSONReader, i) throws(Stop) in
+                    let q = "\(p).properties[\(i)]"
+                    var name = "", value = ""
+                    try r.members(Self.propertyFields, path: q) { (r: inout JSONReader, k) throws(Stop) in
+                        if k == 0 { name = try r.string(path: "\(q).name") }
+                        else { value = try r.string(path: "\(q).value") }
+                    }
+                    properties.append((name, value))
+                }
+            }
+        }
+        return properties
+    }
+
+    private func sensorData(_ r: inout JSONReader, _ s: Int) throws(Stop) -> UIMDecoder.SensorData {
+        var stroke = UIMDecoder.SensorData()
+        try r.members(Self.sensorDataFields, path: "inputData.sensorData[\(s)]") { (r: inout JSONReader, k) throws(Stop) in
+            if k == 0 {
+                stroke.timestamp = try timestamp(&r, s)
+                return
+            }
+            try r.elements(path: "inputData.sensorData[\(s)].dataChannels") { (r: inout JSONReader, c) throws(Stop) in
+                let channel = try dataChannel(&r, s, c)
+                if channel.values.count > limits.maxSamplesPerStroke {
+                    throw .field(.limitExceeded(what: "samples in one stroke", limit: limits.maxSamplesPerStroke,
+                                                actual: channel.values.count))
+                }
+                stroke.dataChannels.append(channel)
+            }
+        }
+        return stroke
+    }
+
+    /// Epoch milliseconds, as a number or as a string holding one.
+    private func timestamp(_ r: inout JSONReader, _ s: Int) throws(Stop) -> Double {
+        guard try r.peekKind() == .string else { return try r.double(path: "inputData.sensorData[\(s)].timestamp") }
+        let text = try r.string()
+        guard let value = Double(text) else {
+            throw .field(.field(path: "inputData.sensorData[\(s)].timestamp",
+                                message: "\"\(text)\" is not a number of milliseconds"))
+        }
+        return value
+    }
+
+    private func dataChannel(_ r: inout JSONReader, _ s: Int, _ c: Int) throws(Stop) -> UIMDecoder.DataChannel {
+        var channel = UIMDecoder.DataChannel()
+        let path = { "inputData.sensorData[\(s)].dataChannels[\(c)]" }
+        try r.members(Self.dataChannelFields, path: path()) { (r: inout JSONReader, k) throws(Stop) in
+            if k == 0 {
+                channel.sensorChannelID = try r.string(path: "\(path()).sensorChannelID")
+                return
+            }
+            try r.elements(path: "\(path()).values") { (r: inout JSONReader, i) throws(Stop) in
+                channel.values.append(try r.double(path: "\(path()).values[\(i)]"))
+            }
+        }
+        return channel
     }
 }

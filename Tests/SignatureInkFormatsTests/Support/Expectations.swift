@@ -13,6 +13,12 @@ func decodeError(_ data: Data, as format: InkFormat? = nil, limits: DecodingLimi
     }
 }
 
+/// Whether decoding `json` as `format` fails with a syntax error on `line`, at `column` or the one after.
+func isSyntaxError(_ json: String, as format: InkFormat, line: Int, column: Int) -> Bool {
+    guard case let .syntax(l, c, _) = decodeError(Data(json.utf8), as: format) else { return false }
+    return l == line && (column...column + 1).contains(c)
+}
+
 /// Whether an error says where the problem is: a line (syntax) or a field path, or is a limit.
 func hasPosition(_ error: FormatError) -> Bool {
     switch error {
