@@ -146,7 +146,8 @@ public struct CurveFitter: Sendable {
         guard n > 1 else { return }
         if u.count < n { u.append(contentsOf: repeatElement(0, count: n - u.count)) }
         let tol = tolerance > 0 && tolerance.isFinite ? tolerance : 0.5
-        let work = Work(tolerance: tol, cornerCosine: Double.cos(cornerAngle), iterations: Swift.max(0, maximumIterations))
+        let work = Work(tolerance: tol, cornerCosine: Double.cos(cornerAngle),
+                        iterations: Swift.max(0, maximumIterations))
         pts.withUnsafeBufferPointer { p in
             u.withUnsafeMutableBufferPointer { u in
                 work.fit(p.baseAddress!, count: n, u: u.baseAddress!, stack: &stack, into: &out)
@@ -160,17 +161,10 @@ public struct CurveFitter: Sendable {
         let cornerCosine: Double
         let iterations: Int
 
-        init(tolerance: Double, cornerCosine: Double, iterations: Int) {
-            self.tolerance = tolerance
-            self.cornerCosine = cornerCosine
-            self.iterations = iterations
-        }
-
         /// Cuts the polyline at its corners and fits each run between them.
         func fit(_ pts: UnsafePointer<Point>, count n: Int, u: UnsafeMutablePointer<Double>, stack: inout [Span],
                  into out: inout [CubicSegment]) {
-            let cornerCos = cornerCosine
-            let cornerCos2 = cornerCos * cornerCos
+            let cornerCos2 = cornerCosine * cornerCosine
             var start = 0
             var a = pts[1] - pts[0]
             for i in 1..<n {
@@ -182,7 +176,7 @@ public struct CurveFitter: Sendable {
                     let b = pts[i + 1] - pts[i]
                     let d = a.dot(b)
                     let m = cornerCos2 * a.lengthSquared * b.lengthSquared
-                    isCorner = cornerCos >= 0 ? (d < 0 || d * d < m) : (d < 0 && d * d > m)
+                    isCorner = cornerCosine >= 0 ? (d < 0 || d * d < m) : (d < 0 && d * d > m)
                     a = b
                 }
                 if isCorner {
@@ -319,7 +313,7 @@ public struct CurveFitter: Sendable {
         /// The worst squared distance from an input point to the curve at its parameter, and the offset of the
         /// point to split at.
         private static func maxError(_ bez: CubicSegment, _ pts: UnsafePointer<Point>, count: Int,
-                                     u: UnsafeMutablePointer<Double>) -> (Double, Int) {
+                                     u: UnsafePointer<Double>) -> (Double, Int) {
             let poly = Polynomial(bez)
             var worst = 0.0
             var split = (count - 1) / 2
@@ -337,7 +331,7 @@ public struct CurveFitter: Sendable {
         /// within the larger point error of the input segment. Where that bound is within the tolerance the
         /// interval is proven and skipped; elsewhere the curve is measured at a quarter, half and three quarters.
         private static func bulge(_ bez: CubicSegment, _ pts: UnsafePointer<Point>, count: Int,
-                                  u: UnsafeMutablePointer<Double>, pointError: Double,
+                                  u: UnsafePointer<Double>, pointError: Double,
                                   tolerance: Double) -> (Double, Int) {
             let m = 6 * Swift.max((bez.p0 - bez.c1 * 2 + bez.c2).length, (bez.c1 - bez.c2 * 2 + bez.p3).length)
             let budget = tolerance - pointError
