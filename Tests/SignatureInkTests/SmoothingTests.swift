@@ -16,6 +16,44 @@ import SignatureInk
         #expect(abs(last.x - 13) < 1e-3)
     }
 
+    @Test func theSpeedEstimateComesFromRawPositions() {
+        // A steady ramp of 0.5 units/ms at 100 Hz: the filtered position lags, but the speed estimate, taken from
+        // consecutive raw positions, settles on the true 500 units/s (from filtered positions it would overshoot
+        // by the lag over the interval).
+        var f = OneEuroFilter()
+        var lag = 0.0
+        for i in 0..<400 {
+            let x = Double(i) * 5
+            lag = x - f.filter(Point(x, 0), interval: 0.01).x
+        }
+        #expect(lag > 0.5)
+        #expect(abs(f.velocity.x - 500) < 1e-6, "velocity \(f.velocity.x)")
+        #expect(f.velocity.y == 0)
+    }
+
+    @Test func samplesOneByOneAndInRunsGiveTheSameInk() {
+        for (name, sig) in RealInk.all(wacomStrokes: 100) {
+            var single = InkStream(), whole = InkStream(), pieces = InkStream()
+            for stroke in sig.strokes {
+                single.reset(); whole.reset(); pieces.reset()
+                for s in stroke { single.append(s) }
+                stroke.withUnsafeBufferPointer { whole.append(contentsOf: $0) }
+                var i = stroke.startIndex
+                var k = 0
+                while i < stroke.endIndex {
+                    let j = min(stroke.endIndex, i + 1 + k % 4)
+                    pieces.append(contentsOf: stroke[i..<j])
+                    i = j
+                    k += 1
+                }
+                single.finish(); whole.finish(); pieces.finish()
+                #expect(whole.points == single.points, "\(name)")
+                #expect(pieces.points == single.points, "\(name)")
+                #expect(whole.isDot == single.isDot && pieces.isDot == single.isDot)
+            }
+        }
+    }
+
     @Test func infiniteCutoffTurnsTheFilterOff() {
         var f = OneEuroFilter(minCutoff: .infinity, beta: 0, derivativeCutoff: 1)
         _ = f.filter(Point(0, 0), interval: 0.01)

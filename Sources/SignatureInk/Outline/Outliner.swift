@@ -36,7 +36,7 @@ public struct Outliner: Sendable {
     public mutating func appendOutline(of stroke: ArraySlice<InkSample>, to path: inout Path) {
         stream.reset()
         stream.reserveCapacity(stroke.count)
-        for s in stroke { stream.append(s) }
+        stroke.withUnsafeBufferPointer { stream.append(contentsOf: $0) }
         stream.finish()
         appendCurrentOutline(to: &path)
     }
@@ -49,7 +49,7 @@ public struct Outliner: Sendable {
     where C.Element == InkSample {
         stream.reset()
         stream.reserveCapacity(stroke.count)
-        for s in stroke { stream.append(s) }
+        stream.append(contentsOf: stroke)
         stream.finish()
         appendCurrentOutline(to: &path)
     }
@@ -59,7 +59,7 @@ public struct Outliner: Sendable {
     /// - Returns: the ink points; one point (with the dot's radius) for a tap; empty for no finite sample.
     public mutating func inkPoints<C: Collection>(of stroke: C) -> [InkPoint] where C.Element == InkSample {
         stream.reset()
-        for s in stroke { stream.append(s) }
+        stream.append(contentsOf: stroke)
         stream.finish()
         return stream.points
     }

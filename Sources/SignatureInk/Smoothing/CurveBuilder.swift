@@ -1,24 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Builds a smooth curve through a stream of smoothed points (knots) and emits it as ink points dense enough
-/// to follow the curve within a tolerance.
+/// Curve construction: a smooth curve through the stream of smoothed points (knots), written as ink points dense
+/// enough to follow it within ``PenStyle/curveTolerance``.
 ///
-/// Between two knots it uses a cubic Bezier whose end tangents are the bisectors of the neighbouring chords
-/// and whose handles are a third of the chord long, so the curve never overshoots a sparse sample the way a
-/// uniform Catmull-Rom spline does. Where the path turns by more than ``cornerCosine`` (a reversal or a sharp
-/// corner in a signature) the knot keeps a corner instead of being rounded. A segment is subdivided only when
-/// its control points stray from the chord: at 100 Hz and above almost every segment is emitted as one step,
-/// at 25 Hz a fast curve gets several.
+/// Between two knots the curve is a cubic Bezier whose end tangents are the bisectors of the neighbouring chords
+/// and whose handles are a third of the chord long, so it never overshoots a sparse sample the way a uniform
+/// Catmull-Rom spline does. Where the path turns by more than ``cornerCosine`` (a reversal or a sharp corner in a
+/// signature) the knot keeps a corner instead of being rounded. A segment is subdivided only when its control
+/// points stray from the chord: at 100 Hz and above almost every segment is written as one step, at 25 Hz a fast
+/// curve gets several.
 ///
-/// The builder lags one knot behind its input: a segment is emitted once the knot after it is known.
-struct CurveBuilder: Sendable {
-    /// A knot: a smoothed point with the time and radius it was taken at.
-    struct Knot: Sendable {
-        var p: Point
-        var t: Double
-        var r: Double
-    }
-
+/// The curve lags one knot behind its input: a segment is written once the knot after it is known.
+extension InkStream.Core {
     /// Turns sharper than this (cosine of the angle between consecutive chords) keep a corner: 0 is 90 degrees.
     static let cornerCosine = 0.0
     /// `1 / (2 cos^2(pi/8))`: turns a bisector's chord cosine into a bound on its squared distance from the chord.
@@ -26,118 +19,98 @@ struct CurveBuilder: Sendable {
     /// Most pieces one segment is cut into; a segment needing more is followed less closely.
     static let maximumSubdivisions = 32
 
-    /// Largest allowed distance between the cubic and the emitted polyline, canvas units.
-    var tolerance: Double
-
-    private(set) var knotCount = 0
-    private var k0 = Knot(p: .zero, t: 0, r: 0)   // knot before the pending one
-    private var k1 = Knot(p: .zero, t: 0, r: 0)   // pending knot: its outgoing segment is not emitted yet
-    private var tangentOut0 = Point.zero          // tangent leaving k0 (not normalised)
-    private var deviationOut0 = 0.0               // bound on |unit tangent - chord|^2 there
-    private var chord01 = Point.zero              // unit chord k0 -> k1
-    private var length01 = 0.0                    // its length
-
-    init(tolerance: Double) { self.tolerance = tolerance }
-
-    mutating func reset() { knotCount = 0 }
-
-    /// The last knot accepted, if any.
-    var lastKnot: Knot? { knotCount > 0 ? k1 : nil }
-
-    /// Moves the last knot (not emitted yet, except when it is the first).
-    mutating func moveLastKnot(to k: Knot) {
-        guard knotCount > 0 else { return }
+    /// Adds a knot: writes the first knot, and the segment before the previous knot once its tangent is known.
+    /// - Parameters:
+    ///   - k: the knot.
+    ///   - known: `(k.p - k1.p).length` when the caller has it already, else negative.
+    /// - Returns: whether the knot was taken (a knot at the last one's position, or too far away to measure,
+    ///   is not).
+    @inline(__always)
+    mutating func addKnot(_ k: Knot, length known: Double, into out: inout [InkPoint]) -> Bool {
+        if knots == 0 {
+            k1 = k
+            knots = 1
+            write(k.p, t: k.t, radius: k.r, into: &out)
+            return true
+        }
+        let v = k.p - k1.p
+        let len = known >= 0 ? known : v.lengthSquared.squareRoot()
+        guard len > 0 && len.isFinite else { return false }
+        let u12 = v * (1 / len)
+        if knots == 1 {
+            tangentOut0 = u12
+            deviationOut0 = 0
+            knots = 2
+        } else {
+            let u01 = chord01
+            let c = u01.dot(u12)
+            let tangentIn: Point, tangentOut: Point, deviation: Double
+            if c < Self.cornerCosine {
+                tangentIn = u01
+                tangentOut = u12
+                deviation = 0
+            } else {
+                // The bisector, left unnormalised: it is only normalised when a segment must be subdivided.
+                // For a turn a between the chords, |unit bisector - chord|^2 = 4 sin^2(a/4), at most
+                // sin^2(a/2) / cos^2(pi/8) = (1 - c) / 2 / 0.8535 for turns up to 90 degrees.
+                tangentIn = u01 + u12
+                tangentOut = tangentIn
+                deviation = (1 - c) * Self.bisectorDeviationFactor
+            }
+            writeSegment(tangentIn: tangentIn, deviationIn: deviation, into: &out)
+            tangentOut0 = tangentOut
+            deviationOut0 = deviation
+        }
+        k0 = k1
         k1 = k
-        if knotCount > 1 {
+        chord01 = u12
+        length01 = len
+        return true
+    }
+
+    /// Moves the last knot (not written yet, except when it is the first).
+    mutating func moveLastKnot(to k: Knot) {
+        guard knots > 0 else { return }
+        k1 = k
+        if knots > 1 {
             let v = k1.p - k0.p
             let len = v.length
             if len > 0 && len.isFinite { chord01 = v * (1 / len); length01 = len }
         }
     }
 
-    /// The unit vector and length from `a` to `b`, or `nil` when they coincide (or are not finite).
-    @inline(__always)
-    private static func chord(_ a: Point, _ b: Point) -> (Point, Double)? {
-        let v = b - a
-        let len = v.lengthSquared.squareRoot()
-        guard len > 0 && len.isFinite else { return nil }
-        return (v * (1 / len), len)
+    /// Writes the last pending segment; the curve is then empty.
+    mutating func finishCurve(into out: inout [InkPoint]) {
+        if knots >= 2 { writeSegment(tangentIn: chord01, deviationIn: 0, into: &out) }
+        knots = 0
     }
 
-    /// Adds a knot; emits the first knot, and the segment before the previous knot once its tangent is known.
-    mutating func add(_ k: Knot, into out: inout [InkPoint], distance: inout Double) {
-        switch knotCount {
-        case 0:
-            k1 = k
-            knotCount = 1
-            out.append(InkPoint(x: k.p.x, y: k.p.y, t: k.t, radius: k.r, distance: distance))
-        case 1:
-            guard let (u, len) = Self.chord(k1.p, k.p) else { return }
-            k0 = k1
-            k1 = k
-            chord01 = u
-            length01 = len
-            tangentOut0 = u
-            deviationOut0 = 0
-            knotCount = 2
-        default:
-            guard let (u12, len12) = Self.chord(k1.p, k.p) else { return }
-            let u01 = chord01
-            let tIn: Point, tOut: Point, deviation: Double
-            let c = u01.dot(u12)
-            if c < Self.cornerCosine {
-                tIn = u01
-                tOut = u12
-                deviation = 0
-            } else {
-                // The bisector, left unnormalised: it is only normalised when a segment must be subdivided.
-                // For a turn a between the chords, |unit bisector - chord|^2 = 4 sin^2(a/4), at most
-                // sin^2(a/2) / cos^2(pi/8) = (1 - c) / 2 / 0.8535 for turns up to 90 degrees.
-                tIn = u01 + u12
-                tOut = tIn
-                deviation = (1 - c) * Self.bisectorDeviationFactor
-            }
-            emitSegment(from: k0, tangent: tangentOut0, deviation: deviationOut0, to: k1, tangent: tIn,
-                        deviation: deviation, chord: u01, length: length01, into: &out, distance: &distance)
-            k0 = k1
-            k1 = k
-            tangentOut0 = tOut
-            deviationOut0 = deviation
-            chord01 = u12
-            length01 = len12
-            knotCount += 1
-        }
-    }
-
-    /// Emits the last pending segment; the builder is then empty.
-    mutating func finish(into out: inout [InkPoint], distance: inout Double) {
-        if knotCount >= 2 {
-            emitSegment(from: k0, tangent: tangentOut0, deviation: deviationOut0, to: k1, tangent: chord01,
-                        deviation: 0, chord: chord01, length: length01, into: &out, distance: &distance)
-        }
-        knotCount = 0
-    }
-
-    /// Emits the cubic from `a` to `b` as ink points after `a`, up to and including `b`.
+    /// Writes the cubic from `k0` to `k1` as ink points after `k0`, up to and including `k1`.
     /// - Parameters:
-    ///   - ta: tangent at `a`, any positive length; `deviationA` bounds `|unit(ta) - u|^2`.
-    ///   - tb: tangent at `b`, any positive length; `deviationB` bounds `|unit(tb) - u|^2`.
+    ///   - tangentIn: tangent arriving at `k1`, any positive length; `deviationIn` bounds `|unit - chord|^2`.
     @inline(__always)
-    private func emitSegment(from a: Knot, tangent ta: Point, deviation deviationA: Double, to b: Knot,
-                             tangent tb: Point, deviation deviationB: Double, chord u: Point,
-                             length len: Double, into out: inout [InkPoint], distance: inout Double) {
+    private mutating func writeSegment(tangentIn: Point, deviationIn: Double, into out: inout [InkPoint]) {
         // Control points are a third of the chord along each tangent; their distance from the chord's
         // third points bounds the curve's distance from the chord (3/4 of it, for a cubic).
-        let h = len / 3
-        let dev2 = 0.5625 * h * h * Swift.max(deviationA, deviationB)  // (3/4 * h * |t - u|)^2
-        if dev2 <= tolerance * tolerance {
-            distance += len
-            out.append(InkPoint(x: b.p.x, y: b.p.y, t: b.t, radius: b.r, distance: distance))
-            return
+        let h = length01 / 3
+        let dev2 = 0.5625 * h * h * Swift.max(deviationOut0, deviationIn)  // (3/4 * h * |t - u|)^2
+        if dev2 <= tolerance2 {
+            distance += length01
+            write(k1.p, t: k1.t, radius: k1.r, into: &out)
+        } else {
+            subdivide(tangentIn: tangentIn, deviation2: dev2, into: &out)
         }
-        // Error after n even pieces falls as 1/n^2.
-        let ratio = dev2.squareRoot() / tolerance
-        let n = Swift.min(Self.maximumSubdivisions, Swift.max(2, Int(ratio.squareRoot().rounded(.up))))
+    }
+
+    /// Writes a segment that strays from its chord as several points along the cubic.
+    @inline(never)
+    private mutating func subdivide(tangentIn: Point, deviation2 dev2: Double, into out: inout [InkPoint]) {
+        let a = k0, b = k1
+        let h = length01 / 3
+        // The error after n even pieces falls as 1/n^2: the fewest pieces with n^4 tol^2 >= dev2.
+        var n = 2
+        while n < Self.maximumSubdivisions && Double(n * n * n * n) * tolerance2 < dev2 { n += 1 }
+        let ta = tangentOut0, tb = tangentIn
         let ua = ta * (1 / ta.lengthSquared.squareRoot()), ub = tb * (1 / tb.lengthSquared.squareRoot())
         let c1 = a.p + ua * h, c2 = b.p - ub * h
         var previous = a.p
@@ -155,8 +128,7 @@ struct CurveBuilder: Sendable {
             }
             distance += (q - previous).length
             previous = q
-            out.append(InkPoint(x: q.x, y: q.y, t: a.t + (b.t - a.t) * s, radius: a.r + (b.r - a.r) * s,
-                                distance: distance))
+            write(q, t: a.t + (b.t - a.t) * s, radius: a.r + (b.r - a.r) * s, into: &out)
         }
     }
 }

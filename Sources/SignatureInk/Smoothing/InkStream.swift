@@ -11,6 +11,10 @@
 /// The stream is robust to any input: samples with a non-finite position are skipped; an interval that is
 /// zero, negative or not a number counts as ``minimumInterval``. It keeps its buffers between strokes, so after
 /// the first few strokes it allocates nothing.
+///
+/// Every stage works on a few plain numbers, with no allocation and no call per sample; a run of samples given
+/// to `append(contentsOf:)` is processed with the stream's state in registers. Samples given one by one and in
+/// runs give the same ink points.
 public struct InkStream: Sendable {
     /// Shortest interval used between two samples, in milliseconds: equal or backwards timestamps (coalesced
     /// events, clock glitches such as those in SVC2004 files) are treated as this far apart. 1 ms is shorter than
@@ -30,49 +34,30 @@ public struct InkStream: Sendable {
     public private(set) var isFinished = false
     /// Whether the finished stroke is a tap: one round dot of ``PenStyle/effectiveDotWidth``.
     public private(set) var isDot = false
-
-    private var filter: OneEuroFilter
-    private var widthModel: WidthModel
-    private var curve: CurveBuilder
-    private var sampleCount = 0
-    private var lastT = 0.0
-    private var lastFiltered = Point.zero
-    private var lastRaw = Point.zero
-    private var lastRawT = 0.0
-    private var currentRadius = 0.0
-    private var distance = 0.0
-    private var processed = 0          // points[..<processed] have had the start taper and slope applied
-    private let spacing2: Double
+    /// Everything that changes from sample to sample.
+    private var core: Core
 
     /// Creates a stream.
     /// - Parameter style: the pen style; it is sanitised first.
     public init(style: PenStyle = .default) {
         let s = style.sanitized
         self.style = s
-        filter = OneEuroFilter(style: s)
-        widthModel = WidthModel(style: s)
-        curve = CurveBuilder(tolerance: s.curveTolerance)
-        spacing2 = s.minimumSpacing * s.minimumSpacing
+        core = Core(style: s)
     }
 
     /// The pen's filtered velocity, in canvas units per millisecond (the 1 Euro filter's speed estimate).
-    public var velocity: Point { filter.velocity * 0.001 }
+    public var velocity: Point { core.filter.velocity * 0.001 }
 
     /// The last filtered pen position, or `nil` before the first sample.
-    public var lastFilteredPosition: Point? { sampleCount > 0 ? lastFiltered : nil }
+    public var lastFilteredPosition: Point? { core.count > 0 ? core.lastFiltered : nil }
 
     /// The half-width the last sample was given, in canvas units (0 before the first sample).
-    public var lastRadius: Double { currentRadius }
+    public var lastRadius: Double { core.radius }
 
     /// Starts a new stroke, keeping the buffers' capacity.
     public mutating func reset() {
         points.removeAll(keepingCapacity: true)
-        filter.reset()
-        widthModel.reset()
-        curve.reset()
-        sampleCount = 0
-        distance = 0
-        processed = 0
+        core.reset()
         isFinished = false
         isDot = false
     }
@@ -83,35 +68,29 @@ public struct InkStream: Sendable {
 
     /// Adds one sample of the current stroke. Ignored after ``finish()`` until ``reset()``.
     /// - Parameter s: the sample; one with a non-finite position is skipped.
-    @inline(__always)
     public mutating func append(_ s: InkSample) {
-        guard !isFinished, s.x.isFinite, s.y.isFinite else { return }
-        let p = Point(s.x, s.y)
-        var dt = s.t - lastT
-        if !(dt >= Self.minimumInterval) { dt = Self.minimumInterval }
-        if sampleCount == 0 {
-            dt = Self.minimumInterval
-            lastT = s.t.isFinite ? s.t : 0
-        } else if s.t.isFinite && s.t > lastT {
-            lastT = s.t
-        }
-        let f = filter.filter(p, interval: dt * 0.001)
-        let moved = sampleCount == 0 ? 0 : (f - lastFiltered).length
-        lastFiltered = f
-        currentRadius = 0.5 * widthModel.width(distance: moved, interval: dt, pressure: s.pressure)
-        lastRaw = p
-        lastRawT = lastT
-        sampleCount += 1
-        let knot = CurveBuilder.Knot(p: f, t: lastT, r: currentRadius)
-        if let last = curve.lastKnot, (f - last.p).lengthSquared < spacing2 || f == last.p { return }
-        curve.add(knot, into: &points, distance: &distance)
-        shapeNewPoints()
+        guard !isFinished else { return }
+        core.append(s, into: &points)
     }
 
     /// Adds samples of the current stroke in order.
     /// - Parameter samples: the samples.
     public mutating func append<C: Collection>(contentsOf samples: C) where C.Element == InkSample {
-        for s in samples { append(s) }
+        let done: Void? = samples.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+        if done == nil { for s in samples { append(s) } }
+    }
+
+    /// Adds a run of samples of the current stroke in order: the fast path for samples in memory, such as a
+    /// stroke of a saved signature or the samples a capture received since the last frame.
+    /// - Parameter samples: the samples.
+    public mutating func append(contentsOf samples: UnsafeBufferPointer<InkSample>) {
+        guard !isFinished, !samples.isEmpty else { return }
+        var c = core
+        var out = points
+        points = []              // `out` is the only reference: appending never copies
+        for s in samples { c.append(s, into: &out) }
+        core = c
+        points = out
     }
 
     /// Completes the stroke: draws the rest of the curve to the pen-up position, applies the end taper and
@@ -120,47 +99,14 @@ public struct InkStream: Sendable {
     public mutating func finish() {
         guard !isFinished else { return }
         isFinished = true
-        guard sampleCount > 0 else { return }
-        // End on the pen-up position: the filter lags the pen by up to 1 / (2 pi beta) when fast.
-        let end = CurveBuilder.Knot(p: lastRaw, t: lastRawT, r: currentRadius)
-        if let last = curve.lastKnot, last.p != lastRaw {
-            if (lastRaw - last.p).lengthSquared < spacing2 && curve.knotCount > 1 {
-                curve.moveLastKnot(to: CurveBuilder.Knot(p: lastRaw, t: lastRawT, r: last.r))
-            } else {
-                curve.add(end, into: &points, distance: &distance)
-            }
-        }
-        curve.finish(into: &points, distance: &distance)
-        shapeNewPoints()
+        guard core.count > 0 else { return }
+        core.finish(into: &points)
         if points.count == 1 {
             isDot = true
             points[0].radius = style.effectiveDotWidth / 2
             return
         }
         applyEndTaperAndSlope()
-    }
-
-    /// Applies the start taper and the streaming radius slope to points not shaped yet.
-    @inline(__always)
-    private mutating func shapeNewPoints() {
-        let n = points.count
-        guard processed < n else { return }
-        let taper = style.startTaper, fraction = style.taperFraction
-        points.withUnsafeMutableBufferPointer { pts in
-            for i in processed..<n {
-                var r = pts[i].radius
-                if taper > 0 {
-                    r *= WidthModel.taper(distance: pts[i].distance, length: taper, fraction: fraction)
-                }
-                if i > 0 {
-                    let prev = pts[i - 1]
-                    let limit = Self.streamingRadiusSlope * (pts[i].distance - prev.distance)
-                    r = Swift.min(Swift.max(r, prev.radius - limit), prev.radius + limit)
-                }
-                pts[i].radius = r
-            }
-        }
-        processed = n
     }
 
     /// The end taper, then a backward lower envelope so that `|r[i+1] - r[i]| <= finalRadiusSlope * length`.
@@ -194,6 +140,158 @@ public struct InkStream: Sendable {
                 }
                 j -= 1
             }
+        }
+    }
+}
+
+extension InkStream {
+    /// The state of the stroke being built, in plain numbers, and the per-sample work: interval, 1 Euro
+    /// filter, width, merging of close points. The curve construction is in `CurveBuilder.swift`.
+    struct Core: Sendable {
+        // Settings.
+        let velocitySmoothing: Double
+        let law: WidthModel.Law
+        let spacing2: Double
+        let tolerance2: Double
+        let startTaper: Double
+        let taperFraction: Double
+
+        // The samples.
+        var count = 0                   // samples accepted in this stroke
+        var lastT = 0.0                 // latest time seen, milliseconds
+        var lastRaw = Point.zero        // position of the last sample
+        var filter: OneEuroFilter
+        var lastFiltered = Point.zero
+        var speed = 0.0                 // filtered speed for the width, canvas units per millisecond
+        var radius = 0.0                // half-width of the last sample
+
+        // The knots of the curve: k0 -> k1 is the segment waiting for the tangent at k1.
+        var knots = 0                   // 0, 1, or 2 for two and more
+        var k0 = Knot.zero
+        var k1 = Knot.zero
+        var tangentOut0 = Point.zero    // tangent leaving k0 (not normalised)
+        var deviationOut0 = 0.0         // bound on |unit tangent - chord|^2 there
+        var chord01 = Point.zero        // unit chord k0 -> k1
+        var length01 = 0.0              // its length
+        var knotIsLastFiltered = false  // whether k1 is at lastFiltered
+
+        // The ink points written: centre-line length, and the last point's shaped radius.
+        var distance = 0.0
+        var written = 0
+        var shapedRadius = 0.0
+        var shapedDistance = 0.0
+
+        /// A knot: a smoothed point with the time and radius it was taken at.
+        struct Knot: Sendable {
+            var p: Point
+            var t: Double
+            var r: Double
+            static let zero = Knot(p: .zero, t: 0, r: 0)
+        }
+
+        init(style s: PenStyle) {
+            filter = OneEuroFilter(style: s)
+            velocitySmoothing = s.velocitySmoothing
+            law = WidthModel.Law(style: s)
+            spacing2 = s.minimumSpacing * s.minimumSpacing
+            tolerance2 = s.curveTolerance * s.curveTolerance
+            startTaper = s.startTaper
+            taperFraction = s.taperFraction
+        }
+
+        mutating func reset() {
+            filter.reset()
+            count = 0
+            speed = 0
+            knots = 0
+            knotIsLastFiltered = false
+            distance = 0
+            written = 0
+        }
+
+        /// Processes one sample.
+        @inline(__always)
+        mutating func append(_ s: InkSample, into out: inout [InkPoint]) {
+            guard s.x.isFinite, s.y.isFinite else { return }
+            let p = Point(s.x, s.y)
+            var dt = s.t - lastT
+            if !(dt >= InkStream.minimumInterval) { dt = InkStream.minimumInterval }
+            if count == 0 {
+                dt = InkStream.minimumInterval
+                lastT = s.t.isFinite ? s.t : 0
+            } else if s.t.isFinite && s.t > lastT {
+                lastT = s.t
+            }
+            // The interval's factors for the filter and the width, from one division:
+            // 1 / (dt (x + 1) (dt + tau)) with x = 2 pi fc dt gives 1 / dt, x / (x + 1) and dt / (dt + tau).
+            let seconds = dt * 0.001
+            let x = OneEuroFilter.twoPi * filter.derivativeCutoff * seconds
+            let e = dt + velocitySmoothing
+            let x1 = x + 1
+            let reciprocal = 1 / (dt * x1 * e)
+            var inverse = reciprocal * x1 * e               // 1 / dt, per millisecond
+            var derivativeAlpha = x * dt * e * reciprocal
+            var weight = dt * dt * x1 * reciprocal
+            if !(reciprocal > 0 && reciprocal.isFinite) {    // extreme settings: the plain divisions
+                inverse = 1 / dt
+                derivativeAlpha = x / x1
+                weight = dt / e
+            }
+            let f = filter.filter(p, interval: seconds, inverse: inverse * 1000, derivativeAlpha: derivativeAlpha)
+            // Width from the speed of the smoothed pen (or the pressure).
+            let moved2 = count == 0 ? 0 : (f - lastFiltered).lengthSquared
+            let moved = moved2.squareRoot()
+            if count > 0 { speed += (moved * inverse - speed) * weight }
+            radius = 0.5 * law.width(speed: speed, pressure: s.pressure)
+            lastFiltered = f
+            lastRaw = p
+            count += 1
+            // Points closer than the minimum spacing to the last knot are merged into it. Most samples follow
+            // the last knot directly: their distance from it is `moved`.
+            var length = -1.0
+            if knots > 0 {
+                if knotIsLastFiltered {
+                    if moved2 < spacing2 || moved2 == 0 {
+                        knotIsLastFiltered = false
+                        return
+                    }
+                    length = moved
+                } else if (f - k1.p).lengthSquared < spacing2 || f == k1.p {
+                    return
+                }
+            }
+            knotIsLastFiltered = addKnot(Knot(p: f, t: lastT, r: radius), length: length, into: &out)
+        }
+
+        /// Draws the rest of the curve, ending on the pen-up position: the filter lags the pen by up to
+        /// `1 / (2 pi beta)` when fast.
+        mutating func finish(into out: inout [InkPoint]) {
+            if knots > 0 && k1.p != lastRaw {
+                if (lastRaw - k1.p).lengthSquared < spacing2 && knots > 1 {
+                    moveLastKnot(to: Knot(p: lastRaw, t: lastT, r: k1.r))
+                } else {
+                    _ = addKnot(Knot(p: lastRaw, t: lastT, r: radius), length: -1, into: &out)
+                }
+            }
+            finishCurve(into: &out)
+        }
+
+        /// Writes one ink point at the current ``distance``, with the start taper and the streaming radius slope
+        /// applied to its radius.
+        @inline(__always)
+        mutating func write(_ p: Point, t: Double, radius r: Double, into out: inout [InkPoint]) {
+            var r = r
+            if distance < startTaper {
+                r *= WidthModel.taper(distance: distance, length: startTaper, fraction: taperFraction)
+            }
+            if written > 0 {
+                let limit = InkStream.streamingRadiusSlope * (distance - shapedDistance)
+                r = Swift.min(Swift.max(r, shapedRadius - limit), shapedRadius + limit)
+            }
+            shapedRadius = r
+            shapedDistance = distance
+            written += 1
+            out.append(InkPoint(x: p.x, y: p.y, t: t, radius: r, distance: distance))
         }
     }
 }

@@ -6,6 +6,11 @@
 /// Slow movement, where jitter shows, is smoothed strongly; fast movement, where lag shows, hardly at all. Both
 /// axes share one cutoff computed from the 2-D speed, so a diagonal line is filtered like a horizontal one.
 /// The smoothing factor of an interval `dt` is `dt / (dt + tau)` with `tau = 1 / (2 * pi * cutoff)`.
+///
+/// As in the authors' reference implementation, the speed comes from consecutive raw positions, not from the
+/// last filtered one. The speed estimate, the cutoff and the smoothing factor therefore never wait on the
+/// previous output, and each filtered position depends on the one before through a single multiply-add: a
+/// sample costs a few nanoseconds however long the square root and the division take.
 public struct OneEuroFilter: Sendable, Hashable {
     /// Cutoff at rest, in hertz, `> 0`; `.infinity` passes the input through.
     public var minCutoff: Double
@@ -19,6 +24,8 @@ public struct OneEuroFilter: Sendable, Hashable {
     public private(set) var velocity = Point.zero
     /// Whether the filter has seen a sample since it was created or reset.
     public private(set) var isPrimed = false
+    // The last raw position: the speed is estimated from raw positions.
+    private var previousInput = Point.zero
     // Most devices sample at a steady rate: the last interval's reciprocal and derivative factor are reused.
     private var lastInterval = -1.0
     private var lastInverse = 0.0
@@ -66,19 +73,32 @@ public struct OneEuroFilter: Sendable, Hashable {
     /// - Returns: the filtered position.
     @inline(__always)
     public mutating func filter(_ p: Point, interval dt: Double) -> Point {
-        guard isPrimed else {
-            isPrimed = true
-            value = p
-            velocity = .zero
-            return p
-        }
         if dt != lastInterval {
             lastInterval = dt
             lastInverse = 1 / dt
             lastDerivativeAlpha = Self.alpha(interval: dt, cutoff: derivativeCutoff)
         }
-        let raw = (p - value) * lastInverse
-        let ad = lastDerivativeAlpha
+        return filter(p, interval: dt, inverse: lastInverse, derivativeAlpha: lastDerivativeAlpha)
+    }
+
+    /// Filters one position with the interval's factors worked out by the caller.
+    /// - Parameters:
+    ///   - p: the raw position in canvas units.
+    ///   - dt: seconds since the previous sample, `> 0`.
+    ///   - inverse: `1 / dt`.
+    ///   - ad: the speed estimate's smoothing factor, `alpha(interval: dt, cutoff: derivativeCutoff)`.
+    /// - Returns: the filtered position.
+    @inline(__always)
+    mutating func filter(_ p: Point, interval dt: Double, inverse: Double, derivativeAlpha ad: Double) -> Point {
+        guard isPrimed else {
+            isPrimed = true
+            value = p
+            previousInput = p
+            velocity = .zero
+            return p
+        }
+        let raw = (p - previousInput) * inverse
+        previousInput = p
         velocity = velocity + (raw - velocity) * ad
         let cutoff = minCutoff + beta * velocity.lengthSquared.squareRoot()
         let a = Self.alpha(interval: dt, cutoff: cutoff)

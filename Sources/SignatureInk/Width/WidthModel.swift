@@ -15,7 +15,7 @@ public struct WidthModel: Sendable, Hashable {
     /// The filtered speed, in canvas units per millisecond.
     public private(set) var speed: Double = 0
     private var primed = false
-    private let inverseMidSpeed: Double
+    private let law: Law
     // The last interval and its filter weight and reciprocal: steady sampling reuses them.
     private var lastInterval = -1.0
     private var lastWeight = 0.0
@@ -25,7 +25,35 @@ public struct WidthModel: Sendable, Hashable {
     /// - Parameter style: the pen style; it should be ``PenStyle/sanitized``.
     public init(style: PenStyle) {
         self.style = style
-        inverseMidSpeed = 1 / style.speedAtMidWidth
+        law = Law(style: style)
+    }
+
+    /// The width law of a style in the few numbers the per-sample path needs.
+    struct Law: Sendable, Hashable {
+        let minWidth: Double
+        let range: Double
+        let inverseMidSpeed: Double
+        let usesPressure: Bool
+        let pressureExponent: Double
+
+        init(style: PenStyle) {
+            minWidth = style.minWidth
+            range = style.maxWidth - style.minWidth
+            inverseMidSpeed = 1 / style.speedAtMidWidth
+            usesPressure = style.usesPressure
+            pressureExponent = style.pressureExponent
+        }
+
+        /// The width for a filtered speed (canvas units per millisecond) and a sample's pressure.
+        @inline(__always)
+        func width(speed: Double, pressure: Float?) -> Double {
+            if usesPressure, let p = pressure, p > 0 {
+                let pc = Double(Swift.min(p, 1))
+                let shaped = pressureExponent == 1 ? pc : WidthModel.power(pc, pressureExponent)
+                return minWidth + range * shaped
+            }
+            return minWidth + range / (1 + speed * inverseMidSpeed)
+        }
     }
 
     /// Forgets the filtered speed, ready for a new stroke.
@@ -53,13 +81,7 @@ public struct WidthModel: Sendable, Hashable {
         } else {
             primed = true
         }
-        let range = style.maxWidth - style.minWidth
-        if style.usesPressure, let p = pressure, p > 0 {
-            let pc = Double(Swift.min(p, 1))
-            let shaped = style.pressureExponent == 1 ? pc : Self.power(pc, style.pressureExponent)
-            return style.minWidth + range * shaped
-        }
-        return style.minWidth + range / (1 + speed * inverseMidSpeed)
+        return law.width(speed: speed, pressure: pressure)
     }
 
     /// `x^e` for `x` in `0...1` without Foundation: `exp(e * log(x))` through RealModule.
