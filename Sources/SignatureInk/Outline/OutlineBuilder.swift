@@ -25,10 +25,9 @@ struct OutlineBuilder: Sendable {
     /// Squared distance under which two consecutive outline points are the same (canvas units squared).
     static let samePointDistance2 = 1e-18
 
-    /// Scratch: side B, stored in reverse.
-    private var back: [Path.Element] = []
-    /// Scratch for one arc.
-    private var arc = Path()
+    /// Room an outline is written into (side A from the front, side B backwards from the middle) before it is
+    /// copied into the path; kept between outlines.
+    private var room: [Path.Element] = []
     /// Largest sagitta of a join written as one point instead of an arc, canvas units (half the tolerance).
     let joinTolerance: Double
     /// Largest distance of a dropped side point from the line that replaces it (the other half).
@@ -57,70 +56,97 @@ struct OutlineBuilder: Sendable {
             Self.appendCircle(center: pts[0].location, radius: pts[0].radius, to: &path)
             return
         }
-        back.removeAll(keepingCapacity: true)
-        var p0 = pts[0].location, r0 = pts[0].radius
+        // Each vertex writes at most 4 commands per side (a line, the line ending the run, an arc of 2 pieces);
+        // the ends add a move, 2 lines and a cap of at most 4 pieces to side A, 2 lines to side B, then the
+        // start cap (at most 4 pieces) and the close. Side A goes from the front of the room, side B backwards
+        // from its middle, then moves down behind side A.
+        let middle = 8 * n
+        let tolerance = mergeTolerance, limit = 8 * joinTolerance
+        let needed = middle + 8
+        if room.count < needed { room = Array(repeating: .close, count: Swift.max(needed, 2 * room.count)) }
+        let written = room.withUnsafeMutableBufferPointer { all -> Int in
+            let base = all.baseAddress!
+            return Self.writeOutline(pts, flatStart: flatStart, tolerance: tolerance, joinLimit: limit,
+                                     front: base, middle: base + middle) - base
+        }
+        // One copy into the path: no capacity or uniqueness check per command.
+        room.withUnsafeBufferPointer { path.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<written])) }
+    }
+
+    /// Writes one outline into uninitialised storage.
+    /// - Parameters:
+    ///   - pts: at least 2 ink points.
+    ///   - tolerance: the merge tolerance.
+    ///   - joinLimit: 8 times the join tolerance.
+    ///   - front: where the outline starts; side A is written from here upwards.
+    ///   - middle: where side B is written from, downwards, before it moves behind side A and the end cap.
+    /// - Returns: the end of the outline.
+    @inline(__always)
+    private static func writeOutline(_ pts: UnsafeBufferPointer<InkPoint>, flatStart: Bool, tolerance: Double,
+                                     joinLimit limit: Double, front: UnsafeMutablePointer<Path.Element>,
+                                     middle: UnsafeMutablePointer<Path.Element>) -> UnsafeMutablePointer<Path.Element> {
+        let n = pts.count
+        var a = front, b = middle
         var p1 = pts[1].location, r1 = pts[1].radius
-        var seg = Self.segment(p0, r0, p1, r1, previous: Point(1, 0))
+        var seg = segment(pts[0].location, pts[0].radius, p1, r1, previous: Point(1, 0))
         let firstA = seg.a, firstB = seg.b, firstD = seg.d
+        let p0 = pts[0].location, r0 = pts[0].radius
         let startA = p0 + firstA * r0
-        path.move(to: startA)
-        var sideA = SideMerger(start: startA, tolerance: mergeTolerance)
-        var sideB = SideMerger(start: p0 + firstB * r0, tolerance: mergeTolerance)
+        a.initialize(to: .move(startA))
+        a += 1
+        var sideA = SideMerger(start: startA, tolerance: tolerance)
+        var sideB = SideMerger(start: p0 + firstB * r0, tolerance: tolerance)
         // A join's sagitta r (1 - cos(a/2)) is about r |u - w|^2 / 8 for normals u, w at angle a.
-        let limit = 8 * joinTolerance
-        var i = 0
-        while i + 2 < n {
-            // Vertex i + 1 between segment i and segment i + 1.
-            let p2 = pts[i + 2].location, r2 = pts[i + 2].radius
-            let next = Self.segment(p1, r1, p2, r2, previous: seg.d)
+        var i = 2
+        while i < n {
+            // Vertex i - 1 between segment i - 2 and segment i - 1.
+            let p2 = pts[i].location, r2 = pts[i].radius
+            let next = segment(p1, r1, p2, r2, previous: seg.d)
             let turn = seg.d.cross(next.d)
             // Side A: outer when the path turns towards side B (negative cross); a reversal counts as A.
             if (seg.a - next.a).lengthSquared * r1 <= limit {
                 // A shallow join: the chord's midpoint, within the join tolerance of the arc and of the
                 // tangent lines' crossing.
-                sideA.add(p1 + (seg.a + next.a) * (0.5 * r1), to: &path)
+                sideA.add(p1 + (seg.a + next.a) * (0.5 * r1), forward: &a)
             } else if turn <= 0 && (seg.a.cross(next.a) <= 0 || seg.a.dot(next.a) < -0.5) {
-                sideA.add(p1 + seg.a * r1, to: &path)
-                sideA.flush(to: &path)
-                Self.appendArc(center: p1, radius: r1, from: seg.a, to: next.a, to: &path)
+                sideA.add(p1 + seg.a * r1, forward: &a)
+                sideA.flush(forward: &a)
+                writeArc(center: p1, radius: r1, from: seg.a, to: next.a, forward: &a)
                 sideA.restart(at: p1 + next.a * r1)
             } else {
-                sideA.add(p1 + seg.a * r1, to: &path)
-                sideA.add(p1 + next.a * r1, to: &path)
+                sideA.add(p1 + seg.a * r1, forward: &a)
+                sideA.add(p1 + next.a * r1, forward: &a)
             }
-            // Side B, in forward order, written reversed into `back`.
+            // Side B, in forward order, written backwards.
             if (seg.b - next.b).lengthSquared * r1 <= limit {
-                sideB.add(p1 + (seg.b + next.b) * (0.5 * r1), reversedInto: &back)
+                sideB.add(p1 + (seg.b + next.b) * (0.5 * r1), backward: &b)
             } else if turn > 0 && (next.b.cross(seg.b) <= 0 || seg.b.dot(next.b) < -0.5) {
-                sideB.add(p1 + seg.b * r1, reversedInto: &back)
-                sideB.flush(reversedInto: &back)
-                arc.removeAll()
-                Self.appendArc(center: p1, radius: r1, from: next.b, to: seg.b, to: &arc)
-                back.append(contentsOf: arc.elements.reversed())
+                sideB.add(p1 + seg.b * r1, backward: &b)
+                sideB.flush(backward: &b)
+                writeArc(center: p1, radius: r1, from: next.b, to: seg.b, backward: &b)
                 sideB.restart(at: p1 + next.b * r1)
             } else {
-                sideB.add(p1 + seg.b * r1, reversedInto: &back)
-                sideB.add(p1 + next.b * r1, reversedInto: &back)
+                sideB.add(p1 + seg.b * r1, backward: &b)
+                sideB.add(p1 + next.b * r1, backward: &b)
             }
-            p0 = p1; r0 = r1
             p1 = p2; r1 = r2
             seg = next
             i += 1
         }
-        sideA.add(p1 + seg.a * r1, to: &path)
-        sideA.flush(to: &path)
-        sideB.add(p1 + seg.b * r1, reversedInto: &back)
-        sideB.finish(reversedInto: &back)
+        sideA.add(p1 + seg.a * r1, forward: &a)
+        sideA.flush(forward: &a)
+        sideB.add(p1 + seg.b * r1, backward: &b)
+        sideB.finish(backward: &b)
         // End cap: from side A to side B round the front.
-        Self.appendArc(center: p1, radius: r1, from: seg.a, to: seg.b, via: seg.d, to: &path)
+        writeArc(center: p1, radius: r1, from: seg.a, to: seg.b, via: seg.d, forward: &a)
         // Side B backward.
-        path.append(contentsOf: back.reversed())
+        let backCount = middle - b
+        a.moveInitialize(from: b, count: backCount)
+        a += backCount
         // Start cap: from side B to side A round the back (or the closing diameter for a flat start).
-        if !flatStart {
-            Self.appendArc(center: pts[0].location, radius: pts[0].radius, from: firstB, to: firstA, via: -firstD,
-                           to: &path)
-        }
-        path.close()
+        if !flatStart { writeArc(center: p0, radius: r0, from: firstB, to: firstA, via: -firstD, forward: &a) }
+        a.initialize(to: .close)
+        return a + 1
     }
 
     /// One segment's direction and the unit normals to its outer tangent points on either side.
@@ -150,63 +176,82 @@ struct OutlineBuilder: Sendable {
         return Segment(d: d, a: d * s + n * c, b: d * s - n * c)
     }
 
-    /// Appends a circular arc from `center + u * radius` to `center + w * radius`, turning from a side's normal
-    /// towards the direction of travel (negative cross product), as cubic Beziers of at most about 100 degrees.
+    /// Writes a circular arc from `center + u * radius` to `center + w * radius`, turning from a side's normal
+    /// towards the direction of travel (negative cross product), as cubic Beziers of at most about 100 degrees,
+    /// advancing `out` past them.
     /// - Parameters:
-    ///   - via: a unit direction the arc passes through, used when the arc may exceed half a turn (caps);
-    ///     `nil` for arcs known to be at most half a turn (joins).
+    ///   - via: a unit direction the arc passes through, used when the arc may exceed half a turn (caps).
     /// No trigonometric function is called: pieces are found by halving with unit bisectors and each piece's
     /// handle length `4/3 tan(angle/4) r` comes from its cosine by half-angle formulas.
-    static func appendArc(center: Point, radius: Double, from u: Point, to w: Point, via: Point? = nil,
-                          to path: inout Path) {
-        if let m = via {
-            appendArcAtMostHalfTurn(center: center, radius: radius, from: u, to: m, to: &path)
-            appendArcAtMostHalfTurn(center: center, radius: radius, from: m, to: w, to: &path)
+    @inline(__always)
+    private static func writeArc(center: Point, radius: Double, from u: Point, to w: Point, via m: Point,
+                                 forward out: inout UnsafeMutablePointer<Path.Element>) {
+        writeArc(center: center, radius: radius, from: u, to: m, forward: &out)
+        writeArc(center: center, radius: radius, from: m, to: w, forward: &out)
+    }
+
+    /// Writes an arc of at most half a turn (in the negative sense), advancing `out` past it.
+    @inline(__always)
+    private static func writeArc(center: Point, radius: Double, from u: Point, to w: Point,
+                                 forward out: inout UnsafeMutablePointer<Path.Element>) {
+        if let m = halvingBisector(u, w) {
+            out.initialize(to: arcPiece(center: center, radius: radius, from: u, to: m))
+            (out + 1).initialize(to: arcPiece(center: center, radius: radius, from: m, to: w))
+            out += 2
         } else {
-            appendArcAtMostHalfTurn(center: center, radius: radius, from: u, to: w, to: &path)
+            out.initialize(to: arcPiece(center: center, radius: radius, from: u, to: w))
+            out += 1
         }
     }
 
-    /// An arc of at most half a turn (in the negative sense), split in two when wider than about 100 degrees.
+    /// Writes an arc of at most half a turn (in the negative sense) below `out`, moving `out` down to its first
+    /// piece, so that the pieces read forwards from `out`.
     @inline(__always)
-    private static func appendArcAtMostHalfTurn(center: Point, radius: Double, from u: Point, to w: Point,
-                                                to path: inout Path) {
+    private static func writeArc(center: Point, radius: Double, from u: Point, to w: Point,
+                                 backward out: inout UnsafeMutablePointer<Path.Element>) {
+        if let m = halvingBisector(u, w) {
+            out -= 2
+            out.initialize(to: arcPiece(center: center, radius: radius, from: u, to: m))
+            (out + 1).initialize(to: arcPiece(center: center, radius: radius, from: m, to: w))
+        } else {
+            out -= 1
+            out.initialize(to: arcPiece(center: center, radius: radius, from: u, to: w))
+        }
+    }
+
+    /// Where an arc of at most half a turn from `u` to `w` is split in two: `nil` when it is at most about
+    /// 100 degrees wide, else the unit bisector on the negative side.
+    @inline(__always)
+    private static func halvingBisector(_ u: Point, _ w: Point) -> Point? {
         // Pieces wider than this (cosine) are halved: a cubic is then within 1e-3 of the radius of the arc.
         let widest = -0.17
-        let cosA = u.dot(w)
-        if cosA < widest {
-            // The bisector on the negative side: the normalised sum, or the tangent for a half turn.
-            let sum = u + w
-            let m = sum.lengthSquared > 1e-12 && u.cross(w) <= 0 ? sum / sum.length
-                : (sum.lengthSquared > 1e-12 ? -(sum / sum.length) : Point(u.y, -u.x))
-            appendArcPiece(center: center, radius: radius, from: u, to: m, to: &path)
-            appendArcPiece(center: center, radius: radius, from: m, to: w, to: &path)
-        } else {
-            appendArcPiece(center: center, radius: radius, from: u, to: w, to: &path)
-        }
+        guard u.dot(w) < widest else { return nil }
+        // The bisector on the negative side: the normalised sum, or the tangent for a half turn.
+        let sum = u + w
+        return sum.lengthSquared > 1e-12 && u.cross(w) <= 0 ? sum / sum.length
+            : (sum.lengthSquared > 1e-12 ? -(sum / sum.length) : Point(u.y, -u.x))
     }
 
     /// One cubic for an arc of at most about 100 degrees in the negative sense.
     @inline(__always)
-    private static func appendArcPiece(center: Point, radius: Double, from u: Point, to w: Point,
-                                       to path: inout Path) {
+    private static func arcPiece(center: Point, radius: Double, from u: Point, to w: Point) -> Path.Element {
         let c = Swift.min(1, Swift.max(-1, u.dot(w)))
         let half = ((1 + c) * 0.5).squareRoot()                     // cos(a/2)
         let quarterTan = ((1 - half) / (1 + half)).squareRoot()     // tan(a/4)
         let h = 4.0 / 3.0 * quarterTan * radius
         let tu = Point(u.y, -u.x), tw = Point(w.y, -w.x)
         let a = center + u * radius, b = center + w * radius
-        path.curve(to: b, control1: a + tu * h, control2: b - tw * h)
+        return .cubic(a + tu * h, b - tw * h, b)
     }
 
     /// Appends a full circle as its own closed sub-path, turning the same way as every outline.
     static func appendCircle(center: Point, radius: Double, to path: inout Path) {
         let u = Point(0, 1)
         path.move(to: center + u * radius)
-        appendArcPiece(center: center, radius: radius, from: u, to: Point(1, 0), to: &path)
-        appendArcPiece(center: center, radius: radius, from: Point(1, 0), to: Point(0, -1), to: &path)
-        appendArcPiece(center: center, radius: radius, from: Point(0, -1), to: Point(-1, 0), to: &path)
-        appendArcPiece(center: center, radius: radius, from: Point(-1, 0), to: u, to: &path)
+        path.append(arcPiece(center: center, radius: radius, from: u, to: Point(1, 0)))
+        path.append(arcPiece(center: center, radius: radius, from: Point(1, 0), to: Point(0, -1)))
+        path.append(arcPiece(center: center, radius: radius, from: Point(0, -1), to: Point(-1, 0)))
+        path.append(arcPiece(center: center, radius: radius, from: Point(-1, 0), to: u))
         path.close()
     }
 }
@@ -218,10 +263,14 @@ struct OutlineBuilder: Sendable {
 /// intersection of the cones and it is no closer to `S` than the previous one. Each point costs a few
 /// multiplications (no square root, no division), and every dropped point provably lies within the tolerance
 /// of the segment that replaces it.
+///
+/// Side A's lines are written forwards, each to the end of a run; side B's backwards, each to the start of a
+/// run, so that they read as side B traversed in reverse.
 struct SideMerger {
+    /// The last kept point: where the current run starts.
     private var s: Point
+    /// The pending point: where the current run ends so far; equal to `s` while the run is empty.
     private var e: Point
-    private var hasE = false
     private var lo = Point.zero
     private var hi = Point.zero
     private var hasCone = false
@@ -236,7 +285,18 @@ struct SideMerger {
         tol2 = tolerance * tolerance
     }
 
-    /// Whether `q` can extend the current run; narrows the cone when it can.
+    /// Whether the direction `v` from the run's start to a new point, of squared length `d2`, extends the run:
+    /// the point is no closer to the start than the previous one and within the tolerance of it or inside the
+    /// cone. Always true for an empty run.
+    @inline(__always)
+    private func accepts(_ v: Point, _ d2: Double) -> Bool {
+        if d2 < reach2 { return false }
+        if d2 <= tol2 { return true }
+        return !(hasCone && (lo.cross(v) < 0 || v.cross(hi) < 0))
+    }
+
+    /// Narrows the cone to the directions that pass within the tolerance of the point at `v` from the run's
+    /// start (all directions when it is within the tolerance of the start), and records its distance.
     ///
     /// The cone's edges are kept as unnormalised vectors (only the signs of cross products are used), and
     /// each new cone is slightly narrower than the exact one so that no square root or division is needed:
@@ -244,87 +304,96 @@ struct SideMerger {
     /// upper bound of `|v|` (by at most 8 %), so their angle `atan(tol / D)` is below `asin(tol / |v|)` and
     /// every ray inside still passes within `tol` of q.
     @inline(__always)
-    private mutating func extend(_ q: Point) -> Bool {
-        let v = q - s
-        let d2 = v.lengthSquared
-        if d2 < reach2 { return false }
-        if d2 <= tol2 { reach2 = d2; return true }
-        if hasCone && (lo.cross(v) < 0 || v.cross(hi) < 0) { return false }
-        let ax = Swift.abs(v.x), ay = Swift.abs(v.y)
-        let bound = Swift.max(ax, ay) + 0.41421356237309515 * Swift.min(ax, ay)
-        let pv = Point(-v.y, v.x)
-        let cl = v * bound - pv * tol
-        let ch = v * bound + pv * tol
-        if hasCone {
-            if lo.cross(cl) > 0 { lo = cl }
-            if ch.cross(hi) > 0 { hi = ch }
-        } else {
-            lo = cl
-            hi = ch
-            hasCone = true
+    private mutating func narrow(_ v: Point, _ d2: Double) {
+        if !(d2 <= tol2) {
+            let ax = Swift.abs(v.x), ay = Swift.abs(v.y)
+            let bound = Swift.max(ax, ay) + 0.41421356237309515 * Swift.min(ax, ay)
+            let pv = Point(-v.y, v.x)
+            let cl = v * bound - pv * tol
+            let ch = v * bound + pv * tol
+            if hasCone {
+                if lo.cross(cl) > 0 { lo = cl }
+                if ch.cross(hi) > 0 { hi = ch }
+            } else {
+                lo = cl
+                hi = ch
+                hasCone = true
+            }
         }
         reach2 = d2
-        return true
     }
 
+    /// Starts an empty run at `p`.
+    @inline(__always)
     private mutating func startRun(at p: Point) {
         s = p
-        hasE = false
+        e = p
         hasCone = false
         reach2 = 0
     }
 
     /// Side A: adds a point joined by a line, writing a line whenever a run ends.
     @inline(__always)
-    mutating func add(_ q: Point, to path: inout Path) {
-        if !hasE || extend(q) {
-            if !hasE { _ = extend(q) }
-            e = q
-            hasE = true
-            return
+    mutating func add(_ q: Point, forward out: inout UnsafeMutablePointer<Path.Element>) {
+        var v = q - s
+        var d2 = v.lengthSquared
+        if !accepts(v, d2) {
+            out.initialize(to: .line(e))
+            out += 1
+            s = e
+            hasCone = false
+            v = q - s
+            d2 = v.lengthSquared
         }
-        path.line(to: e)
-        startRun(at: e)
-        _ = extend(q)
+        narrow(v, d2)
         e = q
-        hasE = true
     }
 
     /// Side A: writes the pending point (before an arc or the end cap).
-    mutating func flush(to path: inout Path) {
-        if hasE && (e - s).lengthSquared > OutlineBuilder.samePointDistance2 { path.line(to: e) }
-        startRun(at: hasE ? e : s)
+    @inline(__always)
+    mutating func flush(forward out: inout UnsafeMutablePointer<Path.Element>) {
+        if (e - s).lengthSquared > OutlineBuilder.samePointDistance2 {
+            out.initialize(to: .line(e))
+            out += 1
+        }
+        startRun(at: e)
     }
 
-    /// Side B (forward order, written reversed): adds a point joined by a line.
+    /// Side B (forward order, written backwards): adds a point joined by a line.
     @inline(__always)
-    mutating func add(_ q: Point, reversedInto back: inout [Path.Element]) {
-        if !hasE || extend(q) {
-            if !hasE { _ = extend(q) }
-            e = q
-            hasE = true
-            return
+    mutating func add(_ q: Point, backward out: inout UnsafeMutablePointer<Path.Element>) {
+        var v = q - s
+        var d2 = v.lengthSquared
+        if !accepts(v, d2) {
+            out -= 1
+            out.initialize(to: .line(s))
+            s = e
+            hasCone = false
+            v = q - s
+            d2 = v.lengthSquared
         }
-        back.append(.line(s))
-        startRun(at: e)
-        _ = extend(q)
+        narrow(v, d2)
         e = q
-        hasE = true
     }
 
     /// Side B: ends the run at the pending point, before an arc that starts there.
-    mutating func flush(reversedInto back: inout [Path.Element]) {
-        if hasE && (e - s).lengthSquared > OutlineBuilder.samePointDistance2 {
-            back.append(.line(s))
+    @inline(__always)
+    mutating func flush(backward out: inout UnsafeMutablePointer<Path.Element>) {
+        if (e - s).lengthSquared > OutlineBuilder.samePointDistance2 {
+            out -= 1
+            out.initialize(to: .line(s))
             startRun(at: e)
         }
     }
 
     /// Side B: ends the last run; its end is where the end cap arrives, so it gets no command.
-    mutating func finish(reversedInto back: inout [Path.Element]) {
-        back.append(.line(s))
+    @inline(__always)
+    mutating func finish(backward out: inout UnsafeMutablePointer<Path.Element>) {
+        out -= 1
+        out.initialize(to: .line(s))
     }
 
     /// Starts a new run at the end of an arc.
+    @inline(__always)
     mutating func restart(at p: Point) { startRun(at: p) }
 }
