@@ -181,6 +181,46 @@ import SignatureInk
         #expect(gaps == 0)
     }
 
+    @Test func theInkIsTheSameHoweverOftenItIsAskedFor() {
+        // Live geometry after every sample, every third sample, or never; ink points read mid-stroke.
+        for (name, sig) in RealInk.all(wacomStrokes: 100) {
+            for stroke in sig.strokes.prefix(40) {
+                let samples = Array(stroke)
+                let quiet = Self.build(samples)
+                for every in [1, 3] {
+                    var b = StrokeBuilder()
+                    var live = Path()
+                    b.begin(samples[0])
+                    for (i, s) in samples.dropFirst().enumerated() {
+                        b.add(s)
+                        if i % every == 0 { b.appendNewGeometry(to: &live) }
+                        if i == samples.count / 2 {
+                            // Read without asking for geometry: the points so far. Up to the last knot, which
+                            // the rest of the curve may still bend, they lie where the final ones do (the end taper
+                            // changes only radii).
+                            let now = b.inkPoints
+                            var reference = StrokeBuilder()
+                            reference.begin(samples[0])
+                            for r in samples.dropFirst().prefix(i + 1) { reference.add(r) }
+                            #expect(now == reference.inkPoints, "\(name)")
+                            let settled = max(0, now.count - 2)
+                            let place = { (p: InkPoint) in [p.x, p.y, p.t, p.distance] }
+                            #expect(now.prefix(settled).map(place) == quiet.inkPoints.prefix(settled).map(place),
+                                    "\(name)")
+                        }
+                    }
+                    b.end()
+                    #expect(b.inkPoints == quiet.inkPoints, "\(name) every \(every)")
+                    var a = Path(), c = Path()
+                    b.appendOutline(to: &a)
+                    var q = quiet
+                    q.appendOutline(to: &c)
+                    #expect(a == c, "\(name)")
+                }
+            }
+        }
+    }
+
     @Test func aTapShowsAsADotLiveAndFinal() {
         var b = StrokeBuilder()
         var live = Path()

@@ -13,6 +13,10 @@
 /// since the previous call. When the stroke has ended, ``appendOutline(to:)`` gives its final outline, the same
 /// shape ``Outliner`` makes from the saved samples (the end taper appears only then).
 ///
+/// Per sample, the builder repairs the input and stores it; the smoothing, width and curve work runs over the
+/// samples stored since the last request for ink (``appendNewGeometry(to:)``, ``inkPoints``, ``end(_:pointer:)``),
+/// as one run with its state in registers. The ink is the same however often it is asked for.
+///
 /// The builder keeps its buffers between strokes: in steady state it allocates nothing per sample.
 public struct StrokeBuilder: Sendable {
     /// The pen style the ink is drawn with.
@@ -30,9 +34,12 @@ public struct StrokeBuilder: Sendable {
 
     private var stream: InkStream
     private var outline: OutlineBuilder
-    private var pending: InkSample?
+    private var pending = InkSample(x: 0, y: 0, t: 0)   // the sample held back by rule 5
     private var hasPending = false
+    private var previous = InkSample(x: 0, y: 0, t: 0)  // the last sample accepted (pending or stored)
+    private var hasPrevious = false
     private var timeOffset = 0.0
+    private var inked = 0           // samples already given to the ink stream
     private var drawn = 0           // ink points already handed out by appendNewGeometry
     private var batch: [InkSample] = []
 
@@ -50,7 +57,28 @@ public struct StrokeBuilder: Sendable {
     public var isDrawing: Bool { activePointer != nil }
 
     /// The smoothed ink points of the current stroke so far (final once the stroke has ended).
-    public var inkPoints: [InkPoint] { stream.points }
+    public var inkPoints: [InkPoint] {
+        let n = samples.count
+        guard inked < n else { return stream.points }
+        // Samples not given to the stream yet: work them out on a copy.
+        var copy = stream
+        samples.withUnsafeBufferPointer { all in
+            copy.append(contentsOf: UnsafeBufferPointer(rebasing: all[inked..<n]))
+        }
+        return copy.points
+    }
+
+    /// Runs the samples stored since the last call through the ink stream.
+    @inline(__always)
+    private mutating func updateInk() {
+        let n = samples.count
+        guard inked < n else { return }
+        let from = inked
+        inked = n
+        samples.withUnsafeBufferPointer { all in
+            stream.append(contentsOf: UnsafeBufferPointer(rebasing: all[from..<n]))
+        }
+    }
 
     /// Discards the current stroke and its samples, keeping the buffers.
     public mutating func reset() {
@@ -59,8 +87,9 @@ public struct StrokeBuilder: Sendable {
         activePointer = nil
         isFinished = false
         hasPending = false
-        pending = nil
+        hasPrevious = false
         timeOffset = 0
+        inked = 0
         drawn = 0
     }
 
@@ -164,14 +193,15 @@ public struct StrokeBuilder: Sendable {
             return false
         }
         if let sample { accept(sample) }
-        if hasPending, let p = pending {
-            if repair.dropsWildPoints, let a = samples.last, !repair.isPlausible(a, p) {
+        if hasPending {
+            if repair.dropsWildPoints, let a = samples.last, !repair.isPlausible(a, pending) {
                 repairs.wildPoints += 1
             } else {
-                commit(p)
+                samples.append(pending)
             }
             hasPending = false
         }
+        updateInk()
         stream.finish()
         activePointer = nil
         isFinished = true
@@ -184,6 +214,7 @@ public struct StrokeBuilder: Sendable {
     /// - Returns: whether anything was appended.
     @discardableResult
     public mutating func appendNewGeometry(to path: inout Path) -> Bool {
+        updateInk()
         let n = stream.points.count
         if isFinished && stream.isDot {
             guard drawn < 1 else { return false }
@@ -215,6 +246,7 @@ public struct StrokeBuilder: Sendable {
     /// - Returns: whether anything was appended (nothing when no stroke is in progress or the pen is still).
     @discardableResult
     public mutating func appendPredictedGeometry(lookahead: Double = 16, to path: inout Path) -> Bool {
+        updateInk()
         guard isDrawing, let last = stream.points.last, lookahead > 0, lookahead.isFinite else { return false }
         var step = stream.velocity * lookahead
         let length = step.length
@@ -255,40 +287,41 @@ public struct StrokeBuilder: Sendable {
             return
         }
         var s = raw
-        if let p = s.pressure { s.pressure = p.isFinite ? Swift.min(1, Swift.max(0, p)) : nil }
-        if let a = s.altitude, !a.isFinite { s.altitude = nil }
-        if let a = s.azimuth, !a.isFinite { s.azimuth = nil }
-        let last: InkSample? = hasPending ? pending : samples.last
-        if let last {
-            var t = s.t.isFinite ? s.t + timeOffset : last.t
-            let step = t - last.t
+        Self.repairChannels(&s)
+        if hasPrevious {
+            let lastT = previous.t
+            var t = s.t.isFinite ? s.t + timeOffset : lastT
+            let step = t - lastT
             if step > repair.maximumGap || step < -repair.maximumGap {
                 // Rule 3: a clock jump; keep the rhythm of what follows.
-                let placed = last.t + repair.nominalInterval
+                let placed = lastT + repair.nominalInterval
                 timeOffset += placed - t
                 t = placed
                 repairs.clockJumps += 1
             } else if step < 0 {
-                t = last.t
+                t = lastT
                 repairs.backwardsTimes += 1
             }
             s.t = t
-            if s.x == last.x && s.y == last.y && s.t == last.t {
+            if s.x == previous.x && s.y == previous.y && t == lastT {
                 repairs.duplicates += 1
                 return
             }
         } else if !s.t.isFinite {
             s.t = 0
         }
+        previous = s
+        hasPrevious = true
         guard repair.dropsWildPoints else {
-            commit(s)
+            samples.append(s)
             return
         }
-        guard hasPending, let p = pending else {
+        guard hasPending else {
             pending = s
             hasPending = true
             return
         }
+        let p = pending
         if !repair.isPlausible(p, s) {
             if let a = samples.last {
                 if !repair.isPlausible(a, p) && repair.isPlausible(a, s) {
@@ -304,13 +337,15 @@ public struct StrokeBuilder: Sendable {
                 return
             }
         }
-        commit(p)
+        samples.append(p)
         pending = s
     }
 
+    /// Rule 1 for the optional channels: a non-finite value becomes `nil`, pressure is clamped to `0...1`.
     @inline(__always)
-    private mutating func commit(_ s: InkSample) {
-        samples.append(s)
-        stream.append(s)
+    private static func repairChannels(_ s: inout InkSample) {
+        if let p = s.pressure, !(p >= 0 && p <= 1) { s.pressure = p.isFinite ? Swift.min(1, Swift.max(0, p)) : nil }
+        if let a = s.altitude, !a.isFinite { s.altitude = nil }
+        if let a = s.azimuth, !a.isFinite { s.azimuth = nil }
     }
 }
