@@ -107,9 +107,24 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(count)
     }
 
-    // Stage breakdown: the 1 Euro filter alone. Each sample's output feeds the next through a square root and a
-    // division (the speed sets the cutoff, the cutoff the smoothing factor), so this measures the latency floor of
-    // the first stage of the streaming path.
+    // Stage breakdown: the same, each stroke given as one run of samples (how Outliner and StrokeBuilder feed it).
+    Benchmark("Stage.inkStreamRun", configuration: config) { benchmark in
+        var stream = InkStream()
+        stream.reserveCapacity(4096)
+        var count = 0
+        for sig in signatures {
+            for stroke in sig.strokes {
+                stream.reset()
+                stroke.withUnsafeBufferPointer { stream.append(contentsOf: $0) }
+                stream.finish()
+                count += stream.points.count
+            }
+        }
+        blackHole(count)
+    }
+
+    // Stage breakdown: the 1 Euro filter alone. The speed comes from raw positions, so the square root and the
+    // division that set each sample's smoothing factor do not wait on the previous output.
     Benchmark("Stage.oneEuroFilter", configuration: config) { benchmark in
         var sum = 0.0
         for sig in signatures {
@@ -146,6 +161,20 @@ let benchmarks: @Sendable () -> Void = {
         for (points, dot) in inkStrokes { outliner.appendOutline(of: points, isDot: dot, to: &path) }
         benchmark.stopMeasurement()
         blackHole(path)
+    }
+
+    // A ceiling, not the engine: the arithmetic every sample needs, in one loop, without repair, curves, tapers,
+    // joins, caps, merging or path commands (FloorKernel.swift).
+    Benchmark("Floor.fourStageKernel", configuration: config) { benchmark in
+        let out = UnsafeMutablePointer<Double>.allocate(capacity: 5 * 65536)
+        defer { out.deallocate() }
+        var stored = 0
+        benchmark.startMeasurement()
+        for sig in signatures {
+            for stroke in sig.strokes { stored += stroke.withUnsafeBufferPointer { FloorKernel.run($0, into: out) } }
+        }
+        benchmark.stopMeasurement()
+        blackHole(stored)
     }
 
     // The convenience API, allocating its result.

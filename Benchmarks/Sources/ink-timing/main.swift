@@ -4,7 +4,7 @@
 // round time divided by the number of signatures. Prints one JSON object per measurement on stdout.
 //
 // Usage: ink-timing [--rounds N] [--folder DIR]   (defaults: 30 rounds, Benchmarks/Fixtures/signatures)
-//        ink-timing --probe load|png@1x|png@2x|file-png@1x|svg|pdf|outline   (one pass, for callgrind)
+//        ink-timing --probe load|png@1x|png@2x|file-png@1x|svg|pdf|outline|stream   (one pass, for callgrind)
 //        ink-timing --dump DIR   (writes every fixture's PNG in a few option sets to DIR, to compare two builds' bytes)
 import Foundation
 import SignatureInk
@@ -53,6 +53,20 @@ if let probe {
         case "svg": for e in entries { _ = try png1.svg(e.signature) }
         case "pdf": for e in entries { _ = try png1.pdf(e.signature) }
         case "outline": for e in entries { _ = e.signature.outlinePath(style: RenderOptions().penStyle) }
+        case "stream":
+            // Streaming.noLiveView's loop: samples one by one through a StrokeBuilder, the outline at pen-up.
+            var builder = StrokeBuilder()
+            var path = Path()
+            for e in entries {
+                for stroke in e.signature.strokes {
+                    guard let first = stroke.first else { continue }
+                    path.removeAll(keepingCapacity: true)
+                    builder.begin(first)
+                    for s in stroke.dropFirst() { builder.add(s) }
+                    builder.end()
+                    builder.appendOutline(to: &path)
+                }
+            }
         default:
             FileHandle.standardError.write(Data("ink-timing: unknown probe \(probe)\n".utf8))
             exit(64)
