@@ -36,7 +36,9 @@ public struct StrokeBuilder: Sendable {
     private var outline: OutlineBuilder
     private var pending = InkSample(x: 0, y: 0, t: 0)   // the sample held back by rule 5
     private var hasPending = false
-    private var previous = InkSample(x: 0, y: 0, t: 0)  // the last sample accepted (pending or stored)
+    private var previousX = 0.0     // position and time of the last sample accepted (pending or stored)
+    private var previousY = 0.0
+    private var previousT = 0.0
     private var hasPrevious = false
     private var timeOffset = 0.0
     private var inked = 0           // samples already given to the ink stream
@@ -289,7 +291,7 @@ public struct StrokeBuilder: Sendable {
         var s = raw
         Self.repairChannels(&s)
         if hasPrevious {
-            let lastT = previous.t
+            let lastT = previousT
             var t = s.t.isFinite ? s.t + timeOffset : lastT
             let step = t - lastT
             if step > repair.maximumGap || step < -repair.maximumGap {
@@ -303,14 +305,16 @@ public struct StrokeBuilder: Sendable {
                 repairs.backwardsTimes += 1
             }
             s.t = t
-            if s.x == previous.x && s.y == previous.y && t == lastT {
+            if s.x == previousX && s.y == previousY && t == lastT {
                 repairs.duplicates += 1
                 return
             }
         } else if !s.t.isFinite {
             s.t = 0
         }
-        previous = s
+        previousX = s.x
+        previousY = s.y
+        previousT = s.t
         hasPrevious = true
         guard repair.dropsWildPoints else {
             samples.append(s)
@@ -345,6 +349,11 @@ public struct StrokeBuilder: Sendable {
     @inline(__always)
     private static func repairChannels(_ s: inout InkSample) {
         if let p = s.pressure, !(p >= 0 && p <= 1) { s.pressure = p.isFinite ? Swift.min(1, Swift.max(0, p)) : nil }
+        if s.altitude != nil || s.azimuth != nil { repairAngles(&s) }
+    }
+
+    /// Rule 1 for the pen angles, which few devices report.
+    private static func repairAngles(_ s: inout InkSample) {
         if let a = s.altitude, !a.isFinite { s.altitude = nil }
         if let a = s.azimuth, !a.isFinite { s.azimuth = nil }
     }
