@@ -55,6 +55,23 @@ import SignatureInk
         Self.expectFillIsCapsuleUnion(path, points)
     }
 
+    @Test func aStrokeOfSharpTurnsGetsAllItsCommands() {
+        // A zigzag whose every vertex is a sharp turn writes far more than the usual two commands an ink point
+        // (an arc on the outer side, two lines on the inner), more than the outline's first guess of room.
+        let samples = (0..<160).map { i in
+            InkSample(x: Double(i) * 4, y: i % 2 == 0 ? 0 : 40, t: Double(i) * 40)
+        }
+        var outliner = Outliner(style: .constant(3))
+        let points = outliner.inkPoints(of: samples)
+        var path = Path()
+        outliner.appendOutline(of: samples, to: &path)
+        #expect(path.elements.count > 3 * points.count + 24, "\(path.elements.count) commands, \(points.count) points")
+        #expect(path.elements.first.map { if case .move = $0 { true } else { false } } == true)
+        #expect(path.elements.last == .close)
+        #expect(path.elements.dropFirst().dropLast().allSatisfy { if case .move = $0 { false } else { true } })
+        Self.expectFillIsCapsuleUnion(path, points)
+    }
+
     @Test func fillIsCapsuleUnionOnRealInk() {
         var checked = 0
         for (name, sig) in RealInk.all(wacomStrokes: 6) {

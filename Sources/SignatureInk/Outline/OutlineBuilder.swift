@@ -56,22 +56,35 @@ struct OutlineBuilder: Sendable {
             Self.appendCircle(center: pts[0].location, radius: pts[0].radius, to: &path)
             return
         }
-        // Each vertex writes at most 4 commands per side (a line, the line ending the run, an arc of 2 pieces);
-        // the ends add a move, 2 lines and a cap of at most 4 pieces to side A, 2 lines to side B, then the
-        // start cap (at most 4 pieces) and the close. Side A goes from the front of the room, side B backwards
-        // from its middle, then moves down behind side A.
-        let middle = 8 * n
+        // Side A goes from the front of the room, side B backwards from its top, then moves down behind side A.
+        // An outline takes about 2 commands an ink point, so the room starts at 3 a point plus the caps; an
+        // outline that runs out (a stroke of many sharp turns) is written again in twice the room. The room
+        // never needs more than 8 a point: each vertex writes at most 4 commands a side.
         let tolerance = mergeTolerance, limit = 8 * joinTolerance
-        let needed = middle + 8
-        if room.count < needed { room = Array(repeating: .close, count: Swift.max(needed, 2 * room.count)) }
-        let written = room.withUnsafeMutableBufferPointer { all -> Int in
-            let base = all.baseAddress!
-            return Self.writeOutline(pts, flatStart: flatStart, tolerance: tolerance, joinLimit: limit,
-                                     front: base, middle: base + middle) - base
+        var size = 3 * n + Self.endRoom
+        while true {
+            if room.count < size { room = Array(repeating: .close, count: Swift.max(size, 2 * room.count)) }
+            let written = room.withUnsafeMutableBufferPointer { all -> Int? in
+                let base = all.baseAddress!
+                return Self.writeOutline(pts, flatStart: flatStart, tolerance: tolerance, joinLimit: limit,
+                                         front: base, top: base + size).map { $0 - base }
+            }
+            if let written {
+                // One copy into the path: no capacity or uniqueness check per command.
+                room.withUnsafeBufferPointer { path.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<written])) }
+                break
+            }
+            size = Swift.min(2 * size, 8 * n + Self.endRoom)
         }
-        // One copy into the path: no capacity or uniqueness check per command.
-        room.withUnsafeBufferPointer { path.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<written])) }
+        // A huge stroke's room is not kept.
+        if room.count > Self.keptRoom { room = [] }
     }
+
+    /// Commands the two ends of an outline may add beyond its vertices: a move, 2 lines and a cap of at most 4
+    /// pieces on side A, 2 lines on side B, then the start cap (at most 4 pieces) and the close; with margin.
+    static let endRoom = 24
+    /// Largest room kept between outlines, in commands (3.5 MiB).
+    static let keptRoom = 1 << 16
 
     /// Writes one outline into uninitialised storage.
     /// - Parameters:
@@ -79,14 +92,15 @@ struct OutlineBuilder: Sendable {
     ///   - tolerance: the merge tolerance.
     ///   - joinLimit: 8 times the join tolerance.
     ///   - front: where the outline starts; side A is written from here upwards.
-    ///   - middle: where side B is written from, downwards, before it moves behind side A and the end cap.
-    /// - Returns: the end of the outline.
+    ///   - top: the end of the room; side B is written from here, downwards, before it moves behind side A and
+    ///     the end cap.
+    /// - Returns: the end of the outline, or `nil` when the room ran out.
     @inline(__always)
     private static func writeOutline(_ pts: UnsafeBufferPointer<InkPoint>, flatStart: Bool, tolerance: Double,
                                      joinLimit limit: Double, front: UnsafeMutablePointer<Path.Element>,
-                                     middle: UnsafeMutablePointer<Path.Element>) -> UnsafeMutablePointer<Path.Element> {
+                                     top: UnsafeMutablePointer<Path.Element>) -> UnsafeMutablePointer<Path.Element>? {
         let n = pts.count
-        var a = front, b = middle
+        var a = front, b = top
         var p1 = pts[1].location, r1 = pts[1].radius
         var seg = segment(pts[0].location, pts[0].radius, p1, r1, previous: Point(1, 0))
         let firstA = seg.a, firstB = seg.b, firstD = seg.d
@@ -99,7 +113,8 @@ struct OutlineBuilder: Sendable {
         // A join's sagitta r (1 - cos(a/2)) is about r |u - w|^2 / 8 for normals u, w at angle a.
         var i = 2
         while i < n {
-            // Vertex i - 1 between segment i - 2 and segment i - 1.
+            // Vertex i - 1 between segment i - 2 and segment i - 1; it writes at most 4 commands a side.
+            if b - a < 8 { return nil }
             let p2 = pts[i].location, r2 = pts[i].radius
             let next = segment(p1, r1, p2, r2, previous: seg.d)
             let turn = seg.d.cross(next.d)
@@ -133,6 +148,7 @@ struct OutlineBuilder: Sendable {
             seg = next
             i += 1
         }
+        if b - a < endRoom { return nil }
         sideA.add(p1 + seg.a * r1, forward: &a)
         sideA.flush(forward: &a)
         sideB.add(p1 + seg.b * r1, backward: &b)
@@ -140,7 +156,7 @@ struct OutlineBuilder: Sendable {
         // End cap: from side A to side B round the front.
         writeArc(center: p1, radius: r1, from: seg.a, to: seg.b, via: seg.d, forward: &a)
         // Side B backward.
-        let backCount = middle - b
+        let backCount = top - b
         a.moveInitialize(from: b, count: backCount)
         a += backCount
         // Start cap: from side B to side A round the back (or the closing diameter for a flat start).
