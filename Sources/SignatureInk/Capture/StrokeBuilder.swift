@@ -39,7 +39,6 @@ public struct StrokeBuilder: Sendable {
     private var previousX = 0.0     // position and time of the last sample accepted (pending or stored)
     private var previousY = 0.0
     private var previousT = 0.0
-    private var hasPrevious = false
     private var timeOffset = 0.0
     private var inked = 0           // samples already given to the ink stream
     private var drawn = 0           // ink points already handed out by appendNewGeometry
@@ -89,7 +88,6 @@ public struct StrokeBuilder: Sendable {
         activePointer = nil
         isFinished = false
         hasPending = false
-        hasPrevious = false
         timeOffset = 0
         inked = 0
         drawn = 0
@@ -290,7 +288,7 @@ public struct StrokeBuilder: Sendable {
         }
         var s = raw
         Self.repairChannels(&s)
-        if hasPrevious {
+        if hasPending || !samples.isEmpty {
             let lastT = previousT
             var t = s.t.isFinite ? s.t + timeOffset : lastT
             let step = t - lastT
@@ -315,7 +313,6 @@ public struct StrokeBuilder: Sendable {
         previousX = s.x
         previousY = s.y
         previousT = s.t
-        hasPrevious = true
         guard repair.dropsWildPoints else {
             samples.append(s)
             return

@@ -49,7 +49,7 @@ public struct InkStream: Sendable {
     public var velocity: Point { core.filter.velocity * 0.001 }
 
     /// The last filtered pen position, or `nil` before the first sample.
-    public var lastFilteredPosition: Point? { core.count > 0 ? core.lastFiltered : nil }
+    public var lastFilteredPosition: Point? { core.count > 0 ? core.filter.value : nil }
 
     /// The half-width the last sample was given, in canvas units (0 before the first sample).
     public var lastRadius: Double { core.radius }
@@ -159,9 +159,7 @@ extension InkStream {
         // The samples.
         var count = 0                   // samples accepted in this stroke
         var lastT = 0.0                 // latest time seen, milliseconds
-        var lastRaw = Point.zero        // position of the last sample
         var filter: OneEuroFilter
-        var lastFiltered = Point.zero
         var speed = 0.0                 // filtered speed for the width, canvas units per millisecond
         var radius = 0.0                // half-width of the last sample
 
@@ -173,11 +171,10 @@ extension InkStream {
         var deviationOut0 = 0.0         // bound on |unit tangent - chord|^2 there
         var chord01 = Point.zero        // unit chord k0 -> k1
         var length01 = 0.0              // its length
-        var knotIsLastFiltered = false  // whether k1 is at lastFiltered
+        var knotIsLastFiltered = false  // whether k1 is at the last filtered position
 
-        // The ink points written: centre-line length, and the last point's shaped radius.
+        // The ink points written: centre-line length, and the last point's shaped radius and distance.
         var distance = 0.0
-        var written = 0
         var shapedRadius = 0.0
         var shapedDistance = 0.0
 
@@ -206,7 +203,6 @@ extension InkStream {
             knots = 0
             knotIsLastFiltered = false
             distance = 0
-            written = 0
         }
 
         /// Processes one sample.
@@ -237,14 +233,13 @@ extension InkStream {
                 derivativeAlpha = x / x1
                 weight = dt / e
             }
+            let previousFiltered = filter.value
             let f = filter.filter(p, interval: seconds, inverse: inverse * 1000, derivativeAlpha: derivativeAlpha)
             // Width from the speed of the smoothed pen (or the pressure).
-            let moved2 = count == 0 ? 0 : (f - lastFiltered).lengthSquared
+            let moved2 = count == 0 ? 0 : (f - previousFiltered).lengthSquared
             let moved = moved2.squareRoot()
             if count > 0 { speed += (moved * inverse - speed) * weight }
             radius = 0.5 * law.width(speed: speed, pressure: s.pressure)
-            lastFiltered = f
-            lastRaw = p
             count += 1
             // Points closer than the minimum spacing to the last knot are merged into it. Most samples follow
             // the last knot directly: their distance from it is `moved`.
@@ -266,11 +261,12 @@ extension InkStream {
         /// Draws the rest of the curve, ending on the pen-up position: the filter lags the pen by up to
         /// `1 / (2 pi beta)` when fast.
         mutating func finish(into out: inout [InkPoint]) {
-            if knots > 0 && k1.p != lastRaw {
-                if (lastRaw - k1.p).lengthSquared < spacing2 && knots > 1 {
-                    moveLastKnot(to: Knot(p: lastRaw, t: lastT, r: k1.r))
+            let end = filter.previousInput
+            if knots > 0 && k1.p != end {
+                if (end - k1.p).lengthSquared < spacing2 && knots > 1 {
+                    moveLastKnot(to: Knot(p: end, t: lastT, r: k1.r))
                 } else {
-                    _ = addKnot(Knot(p: lastRaw, t: lastT, r: radius), length: -1, into: &out)
+                    _ = addKnot(Knot(p: end, t: lastT, r: radius), length: -1, into: &out)
                 }
             }
             finishCurve(into: &out)
@@ -284,13 +280,12 @@ extension InkStream {
             if distance < startTaper {
                 r *= WidthModel.taper(distance: distance, length: startTaper, fraction: taperFraction)
             }
-            if written > 0 {
+            if !out.isEmpty {
                 let limit = InkStream.streamingRadiusSlope * (distance - shapedDistance)
                 r = Swift.min(Swift.max(r, shapedRadius - limit), shapedRadius + limit)
             }
             shapedRadius = r
             shapedDistance = distance
-            written += 1
             out.append(InkPoint(x: p.x, y: p.y, t: t, radius: r, distance: distance))
         }
     }

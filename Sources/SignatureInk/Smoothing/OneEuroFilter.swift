@@ -24,8 +24,8 @@ public struct OneEuroFilter: Sendable, Hashable {
     public private(set) var velocity = Point.zero
     /// Whether the filter has seen a sample since it was created or reset.
     public private(set) var isPrimed = false
-    // The last raw position: the speed is estimated from raw positions.
-    private var previousInput = Point.zero
+    /// The last raw position, in canvas units: the speed is estimated from raw positions.
+    private(set) var previousInput = Point.zero
     // Most devices sample at a steady rate: the last interval's reciprocal and derivative factor are reused.
     private var lastInterval = -1.0
     private var lastInverse = 0.0
