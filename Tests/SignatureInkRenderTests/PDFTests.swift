@@ -19,6 +19,20 @@ import Testing
         #expect(abs(dense.pageSizes[0].width - 24) < 0.01 && abs(dense.pageSizes[0].height - 12) < 0.01)
     }
 
+    @Test func aStraightStrokeTakesTheSameRoomWhateverItsSamples() throws {
+        // The outline has two lines an ink point; the PDF gets its straight runs simplified. The line wobbles by
+        // a twentieth of a unit, so that its sides are not exactly straight (Cairo merges exactly collinear lines).
+        func line(_ n: Int) -> Signature {
+            Signature(strokes: [(0...n).map {
+                InkSample(x: 20 + 200 * Double($0) / Double(n), y: 40 + 0.05 * sin(Double($0)), t: Double($0) * 400 / Double(n))
+            }])
+        }
+        let o = RenderOptions(penStyle: .constant(4))
+        let sparse = try SignatureRenderer(options: o).pdf(line(40)).count
+        let dense = try SignatureRenderer(options: o).pdf(line(400)).count
+        #expect(abs(dense - sparse) < 100, "\(sparse) bytes for 41 samples, \(dense) for 401")
+    }
+
     @Test func theSameInputGivesTheSameBytesDatedByTheCapture() throws {
         let o = RenderOptions(decorations: Decorations(signatureLine: true, watermark: "VOID", timestamp: .iso8601))
         let a = try SignatureRenderer(options: o).pdf(Fixtures.cross)

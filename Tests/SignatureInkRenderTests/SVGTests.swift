@@ -105,6 +105,14 @@ import Testing
         #expect(!svg.text.contains("<g"))
     }
 
+    @Test func aStraightStrokeIsAHandfulOfCommands() throws {
+        let samples = (0...400).map { InkSample(x: 20 + Double($0) * 0.5, y: 40, t: Double($0)) }
+        let svg = SVGInspection(try SignatureRenderer(options: RenderOptions(penStyle: .constant(4)))
+            .svg(Signature(strokes: [samples])))
+        let commands = svg.pathData.joined().filter(\.isLetter).count
+        #expect(commands <= 14, "\(svg.pathData)")
+    }
+
     @Test func onePathPerStrokeOnRequest() throws {
         let s = try Fixtures.sample("long-name")
         let svg = SVGInspection(try SignatureRenderer().svg(s, pathPerStroke: true))

@@ -16,29 +16,28 @@
 /// so strokes that overlap each other also fill once.
 ///
 /// The capsule hull needs `|r1 - r0| < length` on every segment; ``InkStream`` guarantees it.
-/// Arcs are cubic Beziers (at most a quarter turn each); a join arc whose sagitta is below the curve tolerance
-/// is written as its chord.
+/// Arcs are cubic Beziers (at most a quarter turn each); a join whose arc has a sagitta below the curve
+/// tolerance is written as one point.
+///
+/// Every side point is written: the ink stream has already merged points closer than the minimum spacing, so
+/// nearly collinear side points are rare (about one in eight), and testing each one would cost more than
+/// filling the few extra lines. The vector writers simplify straight runs within their own tolerance.
 struct OutlineBuilder: Sendable {
     /// Largest `|sin|` of the angle between a segment and its tangent normals (widths changing as fast as the
     /// segment is long); beyond it the hull is treated as if the width changed this fast.
     static let maximumTangentSine = 0.95
-    /// Squared distance under which two consecutive outline points are the same (canvas units squared).
-    static let samePointDistance2 = 1e-18
 
     /// Room an outline is written into (side A from the front, side B backwards from the middle) before it is
     /// copied into the path; kept between outlines.
     private var room: [Path.Element] = []
-    /// Largest sagitta of a join written as one point instead of an arc, canvas units (half the tolerance).
+    /// Largest sagitta of a join written as one point instead of an arc, as estimated, canvas units: half the
+    /// curve tolerance, since the estimate `r |u - w|^2 / 8` is low by up to a sixth for the joins it admits.
     let joinTolerance: Double
-    /// Largest distance of a dropped side point from the line that replaces it (the other half).
-    let mergeTolerance: Double
 
     /// Creates a builder.
-    /// - Parameter tolerance: the curve tolerance in canvas units, `> 0`; half goes to joins, half to merging
-    ///   nearly collinear side points.
+    /// - Parameter tolerance: the curve tolerance in canvas units, `> 0`.
     init(tolerance: Double) {
         joinTolerance = tolerance / 2
-        mergeTolerance = tolerance / 2
     }
 
     /// Appends the outline of `pts` (at least one point) to `path`.
@@ -59,14 +58,14 @@ struct OutlineBuilder: Sendable {
         // Side A goes from the front of the room, side B backwards from its top, then moves down behind side A.
         // An outline takes about 2 commands an ink point, so the room starts at 3 a point plus the caps; an
         // outline that runs out (a stroke of many sharp turns) is written again in twice the room. The room
-        // never needs more than 8 a point: each vertex writes at most 4 commands a side.
-        let tolerance = mergeTolerance, limit = 8 * joinTolerance
+        // never needs more than 6 a point: each vertex writes at most 3 commands a side.
+        let limit = 8 * joinTolerance
         var size = 3 * n + Self.endRoom
         while true {
             if room.count < size { room = Array(repeating: .close, count: Swift.max(size, 2 * room.count)) }
             let written = room.withUnsafeMutableBufferPointer { all -> Int? in
                 let base = all.baseAddress!
-                return Self.writeOutline(pts, flatStart: flatStart, tolerance: tolerance, joinLimit: limit,
+                return Self.writeOutline(pts, flatStart: flatStart, joinLimit: limit,
                                          front: base, top: base + size).map { $0 - base }
             }
             if let written {
@@ -74,14 +73,14 @@ struct OutlineBuilder: Sendable {
                 room.withUnsafeBufferPointer { path.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<written])) }
                 break
             }
-            size = Swift.min(2 * size, 8 * n + Self.endRoom)
+            size = Swift.min(2 * size, 6 * n + Self.endRoom)
         }
         // A huge stroke's room is not kept.
         if room.count > Self.keptRoom { room = [] }
     }
 
-    /// Commands the two ends of an outline may add beyond its vertices: a move, 2 lines and a cap of at most 4
-    /// pieces on side A, 2 lines on side B, then the start cap (at most 4 pieces) and the close; with margin.
+    /// Commands the two ends of an outline may add beyond its vertices: a move, a line and a cap of at most 4
+    /// pieces on side A, a line on side B, then the start cap (at most 4 pieces) and the close; with margin.
     static let endRoom = 24
     /// Largest room kept between outlines, in commands (3.5 MiB).
     static let keptRoom = 1 << 16
@@ -89,14 +88,13 @@ struct OutlineBuilder: Sendable {
     /// Writes one outline into uninitialised storage.
     /// - Parameters:
     ///   - pts: at least 2 ink points.
-    ///   - tolerance: the merge tolerance.
     ///   - joinLimit: 8 times the join tolerance.
     ///   - front: where the outline starts; side A is written from here upwards.
     ///   - top: the end of the room; side B is written from here, downwards, before it moves behind side A and
     ///     the end cap.
     /// - Returns: the end of the outline, or `nil` when the room ran out.
     @inline(__always)
-    private static func writeOutline(_ pts: UnsafeBufferPointer<InkPoint>, flatStart: Bool, tolerance: Double,
+    private static func writeOutline(_ pts: UnsafeBufferPointer<InkPoint>, flatStart: Bool,
                                      joinLimit limit: Double, front: UnsafeMutablePointer<Path.Element>,
                                      top: UnsafeMutablePointer<Path.Element>) -> UnsafeMutablePointer<Path.Element>? {
         let n = pts.count
@@ -105,16 +103,15 @@ struct OutlineBuilder: Sendable {
         var seg = segment(pts[0].location, pts[0].radius, p1, r1, previous: Point(1, 0))
         let firstA = seg.a, firstB = seg.b, firstD = seg.d
         let p0 = pts[0].location, r0 = pts[0].radius
-        let startA = p0 + firstA * r0
-        a.initialize(to: .move(startA))
+        a.initialize(to: .move(p0 + firstA * r0))
         a += 1
-        var sideA = SideMerger(start: startA, tolerance: tolerance)
-        var sideB = SideMerger(start: p0 + firstB * r0, tolerance: tolerance)
+        // Side B is read backwards: each of its points writes the line that arrives at the one before it.
+        var previousB = p0 + firstB * r0
         // A join's sagitta r (1 - cos(a/2)) is about r |u - w|^2 / 8 for normals u, w at angle a.
         var i = 2
         while i < n {
-            // Vertex i - 1 between segment i - 2 and segment i - 1; it writes at most 4 commands a side.
-            if b - a < 8 { return nil }
+            // Vertex i - 1 between segment i - 2 and segment i - 1; it writes at most 3 commands a side.
+            if b - a < 6 { return nil }
             let p2 = pts[i].location, r2 = pts[i].radius
             let next = segment(p1, r1, p2, r2, previous: seg.d)
             let turn = seg.d.cross(next.d)
@@ -122,37 +119,42 @@ struct OutlineBuilder: Sendable {
             if (seg.a - next.a).lengthSquared * r1 <= limit {
                 // A shallow join: the chord's midpoint, within the join tolerance of the arc and of the
                 // tangent lines' crossing.
-                sideA.add(p1 + (seg.a + next.a) * (0.5 * r1), forward: &a)
+                a.initialize(to: .line(p1 + (seg.a + next.a) * (0.5 * r1)))
+                a += 1
             } else if turn <= 0 && (seg.a.cross(next.a) <= 0 || seg.a.dot(next.a) < -0.5) {
-                sideA.add(p1 + seg.a * r1, forward: &a)
-                sideA.flush(forward: &a)
+                a.initialize(to: .line(p1 + seg.a * r1))
+                a += 1
                 writeArc(center: p1, radius: r1, from: seg.a, to: next.a, forward: &a)
-                sideA.restart(at: p1 + next.a * r1)
             } else {
-                sideA.add(p1 + seg.a * r1, forward: &a)
-                sideA.add(p1 + next.a * r1, forward: &a)
+                a.initialize(to: .line(p1 + seg.a * r1))
+                (a + 1).initialize(to: .line(p1 + next.a * r1))
+                a += 2
             }
             // Side B, in forward order, written backwards.
             if (seg.b - next.b).lengthSquared * r1 <= limit {
-                sideB.add(p1 + (seg.b + next.b) * (0.5 * r1), backward: &b)
+                b -= 1
+                b.initialize(to: .line(previousB))
+                previousB = p1 + (seg.b + next.b) * (0.5 * r1)
             } else if turn > 0 && (next.b.cross(seg.b) <= 0 || seg.b.dot(next.b) < -0.5) {
-                sideB.add(p1 + seg.b * r1, backward: &b)
-                sideB.flush(backward: &b)
+                b -= 1
+                b.initialize(to: .line(previousB))
                 writeArc(center: p1, radius: r1, from: next.b, to: seg.b, backward: &b)
-                sideB.restart(at: p1 + next.b * r1)
+                previousB = p1 + next.b * r1
             } else {
-                sideB.add(p1 + seg.b * r1, backward: &b)
-                sideB.add(p1 + next.b * r1, backward: &b)
+                b -= 2
+                b.initialize(to: .line(p1 + seg.b * r1))
+                (b + 1).initialize(to: .line(previousB))
+                previousB = p1 + next.b * r1
             }
             p1 = p2; r1 = r2
             seg = next
             i += 1
         }
         if b - a < endRoom { return nil }
-        sideA.add(p1 + seg.a * r1, forward: &a)
-        sideA.flush(forward: &a)
-        sideB.add(p1 + seg.b * r1, backward: &b)
-        sideB.finish(backward: &b)
+        a.initialize(to: .line(p1 + seg.a * r1))
+        a += 1
+        b -= 1
+        b.initialize(to: .line(previousB))
         // End cap: from side A to side B round the front.
         writeArc(center: p1, radius: r1, from: seg.a, to: seg.b, via: seg.d, forward: &a)
         // Side B backward.
@@ -270,146 +272,4 @@ struct OutlineBuilder: Sendable {
         path.append(arcPiece(center: center, radius: radius, from: Point(-1, 0), to: u))
         path.close()
     }
-}
-
-/// Drops side points that lie within a tolerance of the straight line that replaces them, as they stream in.
-///
-/// The sleeve method: from the last kept point `S`, every dropped point allows a cone of directions whose
-/// rays pass within the tolerance of it; a new point extends the run while its direction lies in the
-/// intersection of the cones and it is no closer to `S` than the previous one. Each point costs a few
-/// multiplications (no square root, no division), and every dropped point provably lies within the tolerance
-/// of the segment that replaces it.
-///
-/// Side A's lines are written forwards, each to the end of a run; side B's backwards, each to the start of a
-/// run, so that they read as side B traversed in reverse.
-struct SideMerger {
-    /// The last kept point: where the current run starts.
-    private var s: Point
-    /// The pending point: where the current run ends so far; equal to `s` while the run is empty.
-    private var e: Point
-    private var lo = Point.zero
-    private var hi = Point.zero
-    private var hasCone = false
-    private var reach2 = 0.0
-    private let tol: Double
-    private let tol2: Double
-
-    init(start: Point, tolerance: Double) {
-        s = start
-        e = start
-        tol = tolerance
-        tol2 = tolerance * tolerance
-    }
-
-    /// Whether the direction `v` from the run's start to a new point, of squared length `d2`, extends the run:
-    /// the point is no closer to the start than the previous one and within the tolerance of it or inside the
-    /// cone. Always true for an empty run.
-    @inline(__always)
-    private func accepts(_ v: Point, _ d2: Double) -> Bool {
-        if d2 < reach2 { return false }
-        if d2 <= tol2 { return true }
-        return !(hasCone && (lo.cross(v) < 0 || v.cross(hi) < 0))
-    }
-
-    /// Narrows the cone to the directions that pass within the tolerance of the point at `v` from the run's
-    /// start (all directions when it is within the tolerance of the start), and records its distance.
-    ///
-    /// The cone's edges are kept as unnormalised vectors (only the signs of cross products are used), and
-    /// each new cone is slightly narrower than the exact one so that no square root or division is needed:
-    /// its edges are `v * D -+ perp(v) * tol` with `D = max(|x|, |y|) + (sqrt 2 - 1) min(|x|, |y|)`, an
-    /// upper bound of `|v|` (by at most 8 %), so their angle `atan(tol / D)` is below `asin(tol / |v|)` and
-    /// every ray inside still passes within `tol` of q.
-    @inline(__always)
-    private mutating func narrow(_ v: Point, _ d2: Double) {
-        if !(d2 <= tol2) {
-            let ax = Swift.abs(v.x), ay = Swift.abs(v.y)
-            let bound = Swift.max(ax, ay) + 0.41421356237309515 * Swift.min(ax, ay)
-            let pv = Point(-v.y, v.x)
-            let cl = v * bound - pv * tol
-            let ch = v * bound + pv * tol
-            if hasCone {
-                if lo.cross(cl) > 0 { lo = cl }
-                if ch.cross(hi) > 0 { hi = ch }
-            } else {
-                lo = cl
-                hi = ch
-                hasCone = true
-            }
-        }
-        reach2 = d2
-    }
-
-    /// Starts an empty run at `p`.
-    @inline(__always)
-    private mutating func startRun(at p: Point) {
-        s = p
-        e = p
-        hasCone = false
-        reach2 = 0
-    }
-
-    /// Side A: adds a point joined by a line, writing a line whenever a run ends.
-    @inline(__always)
-    mutating func add(_ q: Point, forward out: inout UnsafeMutablePointer<Path.Element>) {
-        var v = q - s
-        var d2 = v.lengthSquared
-        if !accepts(v, d2) {
-            out.initialize(to: .line(e))
-            out += 1
-            s = e
-            hasCone = false
-            v = q - s
-            d2 = v.lengthSquared
-        }
-        narrow(v, d2)
-        e = q
-    }
-
-    /// Side A: writes the pending point (before an arc or the end cap).
-    @inline(__always)
-    mutating func flush(forward out: inout UnsafeMutablePointer<Path.Element>) {
-        if (e - s).lengthSquared > OutlineBuilder.samePointDistance2 {
-            out.initialize(to: .line(e))
-            out += 1
-        }
-        startRun(at: e)
-    }
-
-    /// Side B (forward order, written backwards): adds a point joined by a line.
-    @inline(__always)
-    mutating func add(_ q: Point, backward out: inout UnsafeMutablePointer<Path.Element>) {
-        var v = q - s
-        var d2 = v.lengthSquared
-        if !accepts(v, d2) {
-            out -= 1
-            out.initialize(to: .line(s))
-            s = e
-            hasCone = false
-            v = q - s
-            d2 = v.lengthSquared
-        }
-        narrow(v, d2)
-        e = q
-    }
-
-    /// Side B: ends the run at the pending point, before an arc that starts there.
-    @inline(__always)
-    mutating func flush(backward out: inout UnsafeMutablePointer<Path.Element>) {
-        if (e - s).lengthSquared > OutlineBuilder.samePointDistance2 {
-            out -= 1
-            out.initialize(to: .line(s))
-            startRun(at: e)
-        }
-    }
-
-    /// Side B: ends the last run; its end is where the end cap arrives, so it gets no command.
-    @inline(__always)
-    mutating func finish(backward out: inout UnsafeMutablePointer<Path.Element>) {
-        out -= 1
-        out.initialize(to: .line(s))
-    }
-
-    /// Starts a new run at the end of an arc.
-    @inline(__always)
-    mutating func restart(at p: Point) { startRun(at: p) }
 }

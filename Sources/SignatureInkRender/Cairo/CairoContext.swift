@@ -30,6 +30,10 @@ final class CairoContext {
         guard status == CAIRO_STATUS_SUCCESS else { throw .cairo(String(cString: cairo_status_to_string(status))) }
     }
 
+    /// Whether the context draws into pixels (an image surface), where the number of path commands does not
+    /// change the output; a vector surface (PDF, SVG, a recording) writes every command.
+    var drawsPixels: Bool { cairo_surface_get_type(cairo_get_target(pointer)) == CAIRO_SURFACE_TYPE_IMAGE }
+
     func save() { cairo_save(pointer) }
     func restore() { cairo_restore(pointer) }
     func translate(_ x: Double, _ y: Double) { cairo_translate(pointer, x, y) }

@@ -30,6 +30,10 @@ struct Scene {
         }
     }
 
+    /// Farthest the outline given to a vector surface may be from the outline a raster fills, in output units:
+    /// the straight-run budget the SVG writer has at its default precision.
+    static let vectorLineTolerance = 0.15
+
     /// Whether only the ink is drawn, in one colour: the output is then a coverage image.
     var isInkOnly: Bool {
         let d = options.decorations
@@ -41,12 +45,16 @@ struct Scene {
 
     /// Draws the scene (not the background) on a context whose user space is in output units. With an opacity
     /// below 1 everything is drawn into one group painted at that opacity, so overlaps do not darken.
+    ///
+    /// A vector surface gets the outline with its straight runs simplified within ``vectorLineTolerance``, so
+    /// a PDF holds a few commands for a straight stretch of ink rather than two for every ink point.
     func draw(on context: CairoContext) {
+        let vector = !context.drawsPixels
         let grouped = options.opacity < 1
         if grouped { context.pushGroup() }
         drawDecorationsBehind(on: context)
         context.setSource(options.penColor)
-        context.append(ink.path)
+        context.append(vector ? ink.path.simplifyingLines(tolerance: Self.vectorLineTolerance) : ink.path)
         context.fillNonZero()
         if grouped { context.popGroupAndPaint(alpha: options.opacity) }
     }
