@@ -144,7 +144,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // A ceiling, not the engine: the arithmetic every sample needs, in one loop, without repair, curves, tapers,
-    // joins, caps, merging or path commands (FloorKernel.swift).
+    // joins, caps or path commands (FloorKernel.swift).
     Benchmark("Floor.fourStageKernel", configuration: config) { benchmark in
         let out = UnsafeMutablePointer<Double>.allocate(capacity: 5 * 65536)
         defer { out.deallocate() }

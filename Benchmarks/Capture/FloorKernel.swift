@@ -13,8 +13,7 @@ import SignatureInk
 /// - five stores a point.
 ///
 /// It leaves out everything else the real path does: input repair and storage of the samples, curve
-/// construction and subdivision, the start and end tapers, joins, caps, merging of side points and writing path
-/// commands. Its speed is a ceiling for the real path, not something the engine ships.
+/// construction and subdivision, the start and end tapers, joins, caps and writing path commands. Its speed is a ceiling for the real path, not something the engine ships.
 enum FloorKernel {
     /// Runs the kernel over one stroke and returns how many numbers it stored.
     @inline(never)
