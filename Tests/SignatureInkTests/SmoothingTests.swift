@@ -32,7 +32,12 @@ import SignatureInk
     }
 
     @Test func samplesOneByOneAndInRunsGiveTheSameInk() {
-        for (name, sig) in RealInk.all(wacomStrokes: 100) {
+        // Real ink, and a long spiral whose run writes far more ink points than the stream buffers at once.
+        let spiral = (0..<3000).map { i -> InkSample in
+            let a = Double(i) * 0.05, r = 20 + Double(i) * 0.05
+            return InkSample(x: 300 + r * cos(a), y: 300 + r * sin(a), t: Double(i) * 8)
+        }
+        for (name, sig) in RealInk.all(wacomStrokes: 100) + [("spiral", Signature(strokes: [spiral]))] {
             var single = InkStream(), whole = InkStream(), pieces = InkStream()
             for stroke in sig.strokes {
                 single.reset(); whole.reset(); pieces.reset()
