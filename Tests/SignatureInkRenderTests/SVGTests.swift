@@ -49,19 +49,6 @@ import Testing
         #expect(SVGPathData(decimals: 0).encode(Path([.move(Point(10.4, -3.6)), .line(Point(0, 0))])) == "m10-4-10 4")
     }
 
-    @Test func straightRunsAreSimplifiedCurvesKept() {
-        var p = Path()
-        p.move(to: Point(0, 0))
-        for i in 1...10 { p.line(to: Point(Double(i), i % 2 == 0 ? 0.05 : -0.05)) }
-        p.curve(to: Point(12, 2), control1: Point(11, 0), control2: Point(12, 1))
-        p.line(to: Point(12, 3))
-        p.close()
-        let q = p.simplifyingLines(tolerance: 0.1)
-        #expect(q.elements == [.move(Point(0, 0)), .line(Point(10, 0.05)), .cubic(Point(11, 0), Point(12, 1), Point(12, 2)),
-                               .line(Point(12, 3)), .close])
-        #expect(p.simplifyingLines(tolerance: 0).elements.count == p.elements.count)
-    }
-
     @Test func aLoneMoveAndZeroLineKeepsADot() {
         let p = Path([.move(Point(3, 4)), .line(Point(3, 4))])
         #expect(writer.encode(p) == "m3 4 0 0")

@@ -159,3 +159,70 @@ func referenceRDP(_ p: [Point], _ tol: Double) -> [Int] {
         #expect(kept.contains(1) && kept.first == 0 && kept.last == 3)
     }
 }
+
+@Suite struct PathLineSimplificationTests {
+    @Test func straightRunsAreSimplifiedCurvesKept() {
+        var p = Path()
+        p.move(to: Point(0, 0))
+        for i in 1...10 { p.line(to: Point(Double(i), i % 2 == 0 ? 0.05 : -0.05)) }
+        p.curve(to: Point(12, 2), control1: Point(11, 0), control2: Point(12, 1))
+        p.line(to: Point(12, 3))
+        p.close()
+        let q = p.simplifyingLines(tolerance: 0.1)
+        #expect(q.elements == [.move(Point(0, 0)), .line(Point(10, 0.05)), .cubic(Point(11, 0), Point(12, 1), Point(12, 2)),
+                               .line(Point(12, 3)), .close])
+        #expect(p.simplifyingLines(tolerance: 0).elements.count == p.elements.count)
+    }
+
+    /// Splits a path into its runs of lines (each with the point it starts from) and everything else, in order.
+    static func runs(_ path: Path) -> (runs: [[Point]], others: [Path.Element]) {
+        var runs: [[Point]] = [], others: [Path.Element] = []
+        var run: [Point] = [], current = Point.zero, start = Point.zero
+        for e in path.elements {
+            if case let .line(p) = e {
+                if run.isEmpty { run.append(current) }
+                run.append(p)
+                current = p
+                continue
+            }
+            if !run.isEmpty { runs.append(run); run = [] }
+            others.append(e)
+            switch e {
+            case let .move(p): current = p; start = p
+            case let .cubic(_, _, p): current = p
+            case .close: current = start
+            case .line: break
+            }
+        }
+        if !run.isEmpty { runs.append(run) }
+        return (runs, others)
+    }
+
+    @Test func realOutlinesStayWithinTheToleranceAndKeepEverythingButLines() {
+        let tolerance = 0.15
+        var before = 0, after = 0
+        for (name, sig) in RealInk.all(wacomStrokes: 40) {
+            let path = sig.outlinePath()
+            let simple = path.simplifyingLines(tolerance: tolerance)
+            let (original, originalOthers) = Self.runs(path)
+            let (kept, keptOthers) = Self.runs(simple)
+            #expect(keptOthers == originalOthers, "\(name): moves, curves and closes change")
+            #expect(kept.count == original.count, "\(name)")
+            for (o, k) in zip(original, kept) {
+                // The kept points are the run's own, in order, with both ends.
+                #expect(k.first == o.first && k.last == o.last, "\(name)")
+                var j = 0
+                for q in k {
+                    while j < o.count && o[j] != q { j += 1 }
+                    #expect(j < o.count, "\(name): a kept point is not one of the run's")
+                }
+                let worst = o.map { Geometry.polylineDistance(k, $0) }.max() ?? 0
+                #expect(worst <= tolerance + 1e-9, "\(name): a dropped corner is \(worst) away")
+            }
+            before += path.elements.count
+            after += simple.elements.count
+        }
+        // Outlines write a line for every side point; many of them fall within the tolerance.
+        #expect(after < before * 3 / 4, "\(before) commands, \(after) simplified")
+    }
+}

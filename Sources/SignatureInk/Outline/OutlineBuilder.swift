@@ -31,7 +31,8 @@ struct OutlineBuilder: Sendable {
     /// copied into the path; kept between outlines.
     private var room: [Path.Element] = []
     /// Largest sagitta of a join written as one point instead of an arc, as estimated, canvas units: half the
-    /// curve tolerance, since the estimate `r |u - w|^2 / 8` is low by up to a sixth for the joins it admits.
+    /// curve tolerance. The estimate `r |u - w|^2 / 8` is `cos^2(a/4)` times the true sagitta for a turn `a`, at
+    /// least half of it up to a reversal, so the true sagitta stays within the curve tolerance.
     let joinTolerance: Double
 
     /// Creates a builder.

@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-import SignatureInk
 
 extension Path {
-    /// The path with each run of straight lines simplified by Ramer-Douglas-Peucker; curves, moves and closes
-    /// are kept as they are, so every point of the result is within `tolerance` of the original outline.
-    /// - Parameter tolerance: largest distance of a dropped corner from the simplified run, in path units, >= 0.
+    /// The path with each run of straight lines simplified by ``RamerDouglasPeucker``; moves, curves and closes
+    /// are kept as they are. Every corner dropped from a run lies within `tolerance` of the lines that replace
+    /// it, so the original path lies within `tolerance` of the result.
+    ///
+    /// Outlines write a line for every side point, which is what a raster fill wants; a vector output (a PDF, an
+    /// SVG, a path handed to another drawing system) is smaller with its straight runs simplified:
+    ///
+    /// ```swift
+    /// let compact = signature.outlinePath().simplifyingLines(tolerance: 0.15)
+    /// ```
+    /// - Parameter tolerance: largest distance of a dropped corner from the simplified run, in path units,
+    ///   `>= 0`; a negative or NaN tolerance counts as 0 (only exactly collinear corners are dropped).
     /// - Returns: the simplified path.
-    func simplifyingLines(tolerance: Double) -> Path {
+    public func simplifyingLines(tolerance: Double) -> Path {
         var out = Path()
         out.reserveCapacity(elements.count)
         var run: [Point] = []  // the point the run starts from, then each line's end
