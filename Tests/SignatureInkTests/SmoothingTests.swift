@@ -32,10 +32,10 @@ import SignatureInk
     }
 
     @Test func samplesOneByOneAndInRunsGiveTheSameInk() {
-        // Real ink, and a long spiral whose run writes far more ink points than the stream buffers at once.
+        // Real ink, and a long spiral (a run of many blocks) with a sample here and there that has no position.
         let spiral = (0..<3000).map { i -> InkSample in
             let a = Double(i) * 0.05, r = 20 + Double(i) * 0.05
-            return InkSample(x: 300 + r * cos(a), y: 300 + r * sin(a), t: Double(i) * 8)
+            return InkSample(x: i % 97 == 5 ? .nan : 300 + r * cos(a), y: 300 + r * sin(a), t: Double(i) * 8)
         }
         for (name, sig) in RealInk.all(wacomStrokes: 100) + [("spiral", Signature(strokes: [spiral]))] {
             var single = InkStream(), whole = InkStream(), pieces = InkStream()

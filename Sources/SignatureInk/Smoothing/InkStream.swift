@@ -69,7 +69,7 @@ public struct InkStream: Sendable {
     /// Adds one sample of the current stroke. Ignored after ``finish()`` until ``reset()``.
     /// - Parameter s: the sample; one with a non-finite position is skipped.
     public mutating func append(_ s: InkSample) {
-        guard !isFinished else { return }
+        guard !isFinished, s.x.isFinite, s.y.isFinite else { return }
         core.append(s, into: &points)
     }
 
@@ -85,13 +85,50 @@ public struct InkStream: Sendable {
     /// - Parameter samples: the samples.
     public mutating func append(contentsOf samples: UnsafeBufferPointer<InkSample>) {
         guard !isFinished, !samples.isEmpty else { return }
+        // A long run (a saved stroke, the samples of a slow frame) goes in blocks; a short one sample by sample.
+        if samples.count >= Self.block / 4 {
+            appendInBlocks(samples)
+            return
+        }
         var c = core
         var out = points
         points = []              // `out` is the only reference: appending never copies
-        for s in samples { c.append(s, into: &out) }
+        for s in samples where s.x.isFinite && s.y.isFinite { c.append(s, into: &out) }
         core = c
         points = out
     }
+
+    /// Adds a run of samples a block at a time: the first halves of a block's samples (intervals, speed
+    /// estimates, smoothing factors, with their square roots and divisions), then the second halves, whose chain
+    /// of filtered positions then runs without waiting on them. The ink points are the same as sample by sample.
+    @inline(never)
+    private mutating func appendInBlocks(_ samples: UnsafeBufferPointer<InkSample>) {
+        var c = core
+        var out = points
+        points = []
+        withUnsafeTemporaryAllocation(of: Core.Prepared.self, capacity: Self.block) { prepared in
+            var i = samples.startIndex
+            while i < samples.endIndex {
+                let block = UnsafeBufferPointer(rebasing: samples[i..<Swift.min(i + Self.block, samples.endIndex)])
+                var m = 0
+                for s in block where s.x.isFinite && s.y.isFinite {
+                    prepared[m] = c.prepare(s)
+                    m += 1
+                }
+                m = 0
+                for s in block where s.x.isFinite && s.y.isFinite {
+                    c.consume(s, prepared[m], into: &out)
+                    m += 1
+                }
+                i += block.count
+            }
+        }
+        core = c
+        points = out
+    }
+
+    /// Samples prepared ahead of their second half.
+    static let block = 64
 
     /// Completes the stroke: draws the rest of the curve to the pen-up position, applies the end taper and
     /// limits how fast the width changes. A stroke whose points all lie within ``PenStyle/minimumSpacing`` of
@@ -158,6 +195,7 @@ extension InkStream {
 
         // The samples.
         var count = 0                   // samples accepted in this stroke
+        var smoothed = 0                // of them, those whose filtered position is worked out
         var lastT = 0.0                 // latest time seen, milliseconds
         var filter: OneEuroFilter
         var speed = 0.0                 // filtered speed for the width, canvas units per millisecond
@@ -199,16 +237,35 @@ extension InkStream {
         mutating func reset() {
             filter.reset()
             count = 0
+            smoothed = 0
             speed = 0
             knots = 0
             knotIsLastFiltered = false
             distance = 0
         }
 
-        /// Processes one sample.
+        /// What the first half of a sample's work hands the second: the filter's smoothing factor, the interval's
+        /// reciprocal (per millisecond) and speed weight, and the time the sample is taken at.
+        struct Prepared: Sendable {
+            var factor: Double
+            var inverse: Double
+            var weight: Double
+            var t: Double
+        }
+
+        /// Processes one sample with a finite position: both halves at once.
         @inline(__always)
         mutating func append(_ s: InkSample, into out: inout [InkPoint]) {
-            guard s.x.isFinite, s.y.isFinite else { return }
+            consume(s, prepare(s), into: &out)
+        }
+
+        /// The first half of a sample's work: its interval, the interval's factors and the filter's speed
+        /// estimate and smoothing factor. It never reads a filtered position, so a run's samples can be prepared
+        /// ahead of the second half, whose chain of filtered positions then need not wait on this one's square
+        /// root and divisions.
+        /// - Parameter s: a sample with a finite position.
+        @inline(__always)
+        mutating func prepare(_ s: InkSample) -> Prepared {
             let p = Point(s.x, s.y)
             var dt = s.t - lastT
             if !(dt >= InkStream.minimumInterval) { dt = InkStream.minimumInterval }
@@ -233,14 +290,26 @@ extension InkStream {
                 derivativeAlpha = x / x1
                 weight = dt / e
             }
-            let previousFiltered = filter.value
-            let f = filter.filter(p, interval: seconds, inverse: inverse * 1000, derivativeAlpha: derivativeAlpha)
-            // Width from the speed of the smoothed pen (or the pressure).
-            let moved2 = count == 0 ? 0 : (f - previousFiltered).lengthSquared
-            let moved = moved2.squareRoot()
-            if count > 0 { speed += (moved * inverse - speed) * weight }
-            radius = 0.5 * law.width(speed: speed, pressure: s.pressure)
             count += 1
+            let factor = filter.smoothingFactor(p, interval: seconds, inverse: inverse * 1000,
+                                                derivativeAlpha: derivativeAlpha)
+            return Prepared(factor: factor, inverse: inverse, weight: weight, t: lastT)
+        }
+
+        /// The second half: the filtered position, the width, the merge of close points and the curve.
+        /// - Parameters:
+        ///   - s: the sample given to ``prepare(_:)``.
+        ///   - q: what ``prepare(_:)`` returned for it.
+        @inline(__always)
+        mutating func consume(_ s: InkSample, _ q: Prepared, into out: inout [InkPoint]) {
+            let previousFiltered = filter.value
+            let f = filter.smooth(Point(s.x, s.y), factor: q.factor)
+            // Width from the speed of the smoothed pen (or the pressure).
+            let moved2 = smoothed == 0 ? 0 : (f - previousFiltered).lengthSquared
+            let moved = moved2.squareRoot()
+            if smoothed > 0 { speed += (moved * q.inverse - speed) * q.weight }
+            radius = 0.5 * law.width(speed: speed, pressure: s.pressure)
+            smoothed += 1
             // Points closer than the minimum spacing to the last knot are merged into it. Most samples follow
             // the last knot directly: their distance from it is `moved`.
             var length = -1.0
@@ -255,7 +324,7 @@ extension InkStream {
                     return
                 }
             }
-            knotIsLastFiltered = addKnot(Knot(p: f, t: lastT, r: radius), length: length, into: &out)
+            knotIsLastFiltered = addKnot(Knot(p: f, t: q.t, r: radius), length: length, into: &out)
         }
 
         /// Draws the rest of the curve, ending on the pen-up position: the filter lags the pen by up to

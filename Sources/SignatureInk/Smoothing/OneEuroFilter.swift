@@ -90,18 +90,33 @@ public struct OneEuroFilter: Sendable, Hashable {
     /// - Returns: the filtered position.
     @inline(__always)
     mutating func filter(_ p: Point, interval dt: Double, inverse: Double, derivativeAlpha ad: Double) -> Point {
+        smooth(p, factor: smoothingFactor(p, interval: dt, inverse: inverse, derivativeAlpha: ad))
+    }
+
+    /// The first half of filtering a position: updates the speed estimate from the raw position and returns the
+    /// smoothing factor for it (1 for the first sample, which passes through). It never reads the filtered
+    /// position, so the factors of a run of samples can be worked out ahead of the positions.
+    /// - Parameters: as for ``filter(_:interval:inverse:derivativeAlpha:)``.
+    /// - Returns: the factor ``smooth(_:factor:)`` takes.
+    @inline(__always)
+    mutating func smoothingFactor(_ p: Point, interval dt: Double, inverse: Double, derivativeAlpha ad: Double)
+        -> Double {
         guard isPrimed else {
             isPrimed = true
-            value = p
             previousInput = p
             velocity = .zero
-            return p
+            return 1
         }
         let raw = (p - previousInput) * inverse
         previousInput = p
         velocity = velocity + (raw - velocity) * ad
         let cutoff = minCutoff + beta * velocity.lengthSquared.squareRoot()
-        let a = Self.alpha(interval: dt, cutoff: cutoff)
+        return Self.alpha(interval: dt, cutoff: cutoff)
+    }
+
+    /// The second half: moves the filtered position towards `p` by the factor `a`.
+    @inline(__always)
+    mutating func smooth(_ p: Point, factor a: Double) -> Point {
         // alpha is NaN when the cutoff is infinite (filter off): pass the input through.
         value = a.isNaN || a >= 1 ? p : value + (p - value) * a
         return value
