@@ -86,7 +86,7 @@ public struct InkStream: Sendable {
     public mutating func append(contentsOf samples: UnsafeBufferPointer<InkSample>) {
         guard !isFinished, !samples.isEmpty else { return }
         // A long run (a saved stroke, the samples of a slow frame) goes in blocks; a short one sample by sample.
-        if samples.count >= Self.block / 4 {
+        if samples.count >= Self.block / 2 {
             appendInBlocks(samples)
             return
         }
@@ -127,8 +127,9 @@ public struct InkStream: Sendable {
         points = out
     }
 
-    /// Samples prepared ahead of their second half.
-    static let block = 64
+    /// Samples prepared ahead of their second half: 32 of 32 bytes, the most the standard library keeps on the
+    /// stack for a temporary allocation (beyond 1 KiB it allocates on the heap).
+    static let block = 32
 
     /// Completes the stroke: draws the rest of the curve to the pen-up position, applies the end taper and
     /// limits how fast the width changes. A stroke whose points all lie within ``PenStyle/minimumSpacing`` of
