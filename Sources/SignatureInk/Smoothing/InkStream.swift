@@ -13,8 +13,9 @@
 /// the first few strokes it allocates nothing.
 ///
 /// Every stage works on a few plain numbers, with no allocation per sample; a run of samples given to
-/// `append(contentsOf:)` is processed with the stream's state in registers. Samples given one by one and in runs
-/// give the same ink points.
+/// `append(contentsOf:)` is processed with the stream's state in registers, a long one in blocks whose filter
+/// factors are worked out ahead of their positions. Samples given one by one and in runs give the same ink
+/// points.
 public struct InkStream: Sendable {
     /// Shortest interval used between two samples, in milliseconds: equal or backwards timestamps (coalesced
     /// events, clock glitches such as those in SVC2004 files) are treated as this far apart. 1 ms is shorter than
