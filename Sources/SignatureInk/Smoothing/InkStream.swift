@@ -197,7 +197,6 @@ extension InkStream {
 
         // The samples.
         var count = 0                   // samples accepted in this stroke
-        var smoothed = 0                // of them, those whose filtered position is worked out
         var lastT = 0.0                 // latest time seen, milliseconds
         var filter: OneEuroFilter
         var speed = 0.0                 // filtered speed for the width, canvas units per millisecond
@@ -239,7 +238,6 @@ extension InkStream {
         mutating func reset() {
             filter.reset()
             count = 0
-            smoothed = 0
             speed = 0
             knots = 0
             knotIsLastFiltered = false
@@ -306,12 +304,13 @@ extension InkStream {
         mutating func consume(_ s: InkSample, _ q: Prepared, into out: inout [InkPoint]) {
             let previousFiltered = filter.value
             let f = filter.smooth(Point(s.x, s.y), factor: q.factor)
-            // Width from the speed of the smoothed pen (or the pressure).
-            let moved2 = smoothed == 0 ? 0 : (f - previousFiltered).lengthSquared
+            // Width from the speed of the smoothed pen (or the pressure). The stroke's first sample is the one
+            // that finds no knot: it always becomes the first.
+            let isFirst = knots == 0
+            let moved2 = isFirst ? 0 : (f - previousFiltered).lengthSquared
             let moved = moved2.squareRoot()
-            if smoothed > 0 { speed += (moved * q.inverse - speed) * q.weight }
+            if !isFirst { speed += (moved * q.inverse - speed) * q.weight }
             radius = 0.5 * law.width(speed: speed, pressure: s.pressure)
-            smoothed += 1
             // Points closer than the minimum spacing to the last knot are merged into it. Most samples follow
             // the last knot directly: their distance from it is `moved`.
             var length = -1.0

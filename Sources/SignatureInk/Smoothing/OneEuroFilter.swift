@@ -78,25 +78,18 @@ public struct OneEuroFilter: Sendable, Hashable {
             lastInverse = 1 / dt
             lastDerivativeAlpha = Self.alpha(interval: dt, cutoff: derivativeCutoff)
         }
-        return filter(p, interval: dt, inverse: lastInverse, derivativeAlpha: lastDerivativeAlpha)
-    }
-
-    /// Filters one position with the interval's factors worked out by the caller.
-    /// - Parameters:
-    ///   - p: the raw position in canvas units.
-    ///   - dt: seconds since the previous sample, `> 0`.
-    ///   - inverse: `1 / dt`.
-    ///   - ad: the speed estimate's smoothing factor, `alpha(interval: dt, cutoff: derivativeCutoff)`.
-    /// - Returns: the filtered position.
-    @inline(__always)
-    mutating func filter(_ p: Point, interval dt: Double, inverse: Double, derivativeAlpha ad: Double) -> Point {
-        smooth(p, factor: smoothingFactor(p, interval: dt, inverse: inverse, derivativeAlpha: ad))
+        let a = smoothingFactor(p, interval: dt, inverse: lastInverse, derivativeAlpha: lastDerivativeAlpha)
+        return smooth(p, factor: a)
     }
 
     /// The first half of filtering a position: updates the speed estimate from the raw position and returns the
     /// smoothing factor for it (1 for the first sample, which passes through). It never reads the filtered
     /// position, so the factors of a run of samples can be worked out ahead of the positions.
-    /// - Parameters: as for ``filter(_:interval:inverse:derivativeAlpha:)``.
+    /// - Parameters:
+    ///   - p: the raw position in canvas units.
+    ///   - dt: seconds since the previous sample, `> 0`.
+    ///   - inverse: `1 / dt`.
+    ///   - ad: the speed estimate's smoothing factor, `alpha(interval: dt, cutoff: derivativeCutoff)`.
     /// - Returns: the factor ``smooth(_:factor:)`` takes.
     @inline(__always)
     mutating func smoothingFactor(_ p: Point, interval dt: Double, inverse: Double, derivativeAlpha ad: Double)
