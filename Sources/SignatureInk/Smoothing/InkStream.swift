@@ -13,8 +13,8 @@
 /// the first few strokes it allocates nothing.
 ///
 /// Every stage works on a few plain numbers, with no allocation per sample; a run of samples given to
-/// `append(contentsOf:)` is processed with the stream's state in registers, a long one in blocks whose filter
-/// factors are worked out ahead of their positions. Samples given one by one and in runs give the same ink
+/// `append(contentsOf:)` is processed with the stream's state in registers, in blocks whose filter factors are
+/// worked out ahead of their positions. Samples given one by one and in runs give the same ink
 /// points.
 public struct InkStream: Sendable {
     /// Shortest interval used between two samples, in milliseconds: equal or backwards timestamps (coalesced
@@ -86,17 +86,13 @@ public struct InkStream: Sendable {
     /// - Parameter samples: the samples.
     public mutating func append(contentsOf samples: UnsafeBufferPointer<InkSample>) {
         guard !isFinished, !samples.isEmpty else { return }
-        // A long run (a saved stroke, the samples of a slow frame) goes in blocks; a short one sample by sample.
-        if samples.count >= Self.block / 2 {
+        // A run of several samples goes in blocks, even a short one: it still leaves the filtered positions
+        // fewer waits. A single sample (a live view asking after every event) goes straight in.
+        if samples.count > 1 {
             appendInBlocks(samples)
-            return
+        } else if let s = samples.first, s.x.isFinite, s.y.isFinite {
+            core.append(s, into: &points)
         }
-        var c = core
-        var out = points
-        points = []              // `out` is the only reference: appending never copies
-        for s in samples where s.x.isFinite && s.y.isFinite { c.append(s, into: &out) }
-        core = c
-        points = out
     }
 
     /// Adds a run of samples a block at a time: the first halves of a block's samples (intervals, speed
