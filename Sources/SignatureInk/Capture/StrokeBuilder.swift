@@ -59,26 +59,25 @@ public struct StrokeBuilder: Sendable {
 
     /// The smoothed ink points of the current stroke so far (final once the stroke has ended).
     public var inkPoints: [InkPoint] {
-        let n = samples.count
-        guard inked < n else { return stream.points }
+        guard inked < samples.count else { return stream.points }
         // Samples not given to the stream yet: work them out on a copy.
         var copy = stream
-        samples.withUnsafeBufferPointer { all in
-            copy.append(contentsOf: UnsafeBufferPointer(rebasing: all[inked..<n]))
-        }
+        Self.feed(samples, from: inked, to: &copy)
         return copy.points
     }
 
     /// Runs the samples stored since the last call through the ink stream.
     @inline(__always)
     private mutating func updateInk() {
-        let n = samples.count
-        guard inked < n else { return }
-        let from = inked
-        inked = n
-        samples.withUnsafeBufferPointer { all in
-            stream.append(contentsOf: UnsafeBufferPointer(rebasing: all[from..<n]))
-        }
+        guard inked < samples.count else { return }
+        Self.feed(samples, from: inked, to: &stream)
+        inked = samples.count
+    }
+
+    /// Gives `stream` the samples from index `start` on, as one run.
+    @inline(__always)
+    private static func feed(_ samples: [InkSample], from start: Int, to stream: inout InkStream) {
+        samples.withUnsafeBufferPointer { stream.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start...])) }
     }
 
     /// Discards the current stroke and its samples, keeping the buffers.

@@ -90,8 +90,8 @@ public struct InkStream: Sendable {
         // fewer waits. A single sample (a live view asking after every event) goes straight in.
         if samples.count > 1 {
             appendInBlocks(samples)
-        } else if let s = samples.first, s.x.isFinite, s.y.isFinite {
-            core.append(s, into: &points)
+        } else {
+            append(samples[samples.startIndex])
         }
     }
 
