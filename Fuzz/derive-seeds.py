@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-# Derives the small seed files in Corpus/uim/ from the real Universal Ink Model exports in ../shared/realink
+# Derives the small seed files in Corpus/uim/ from the real Universal Ink Model files in Tests/Fixtures/realink
 # (too large to fuzz whole): the input context and the first three strokes' sensor data, values unchanged.
 import json, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
-source = os.path.join(here, "..", "..", "shared", "realink", "wacom-uim")
+source = os.path.join(here, "..", "Tests", "Fixtures", "realink", "wacom-uim")
 for name in sorted(os.listdir(source)):
     if not name.endswith(".json"):
         continue

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets and runs each for FUZZ_SECONDS (default 20) from a seed corpus of the sample
-# strokes, the real ink in ../shared/realink (when present), the test fixtures and Fuzz/Corpus/.
+# strokes, the real ink in Tests/Fixtures/realink, the test fixtures and Fuzz/Corpus/.
 #
 #   Fuzz/run.sh                          every target, 20 s each
 #   FUZZ_SECONDS=600 Fuzz/run.sh         every target, 10 minutes each
@@ -16,7 +16,7 @@ SECONDS_EACH=${FUZZ_SECONDS:-20}
 TARGETS=${FUZZ_TARGETS:-"native inkml signature-pad svc2004 uim stroke-list detect render"}
 CONFIG=${FUZZ_CONFIG:-release}
 OUT=${FUZZ_OUT:-fuzz-out}
-REALINK=${REALINK:-../shared/realink}
+REALINK=Tests/Fixtures/realink
 
 $SWIFT build --package-path Fuzz --scratch-path .build-fuzz --sanitize=fuzzer -c "$CONFIG" 2>&1 \
   | grep -Ev '^\[[0-9]+/[0-9]+\]' || true
@@ -28,10 +28,10 @@ seeds() {
   case $1 in
     native) ls SampleStrokes/*.json ;;
     inkml) ls $fixtures/*.inkml ;;
-    signature-pad) ls $REALINK/signature-pad/*.json 2>/dev/null || true ;;
+    signature-pad) ls $REALINK/signature-pad/*.json ;;
     svc2004) ls $fixtures/svc2004*.txt ;;
     uim) ;;
-    stroke-list) ls $REALINK/hwrt/*.json 2>/dev/null || true ;;
+    stroke-list) ls $REALINK/hwrt/*.json ;;
     detect | render)
       for t in native inkml signature-pad svc2004 uim stroke-list; do seeds $t; ls Fuzz/Corpus/$t/* 2>/dev/null || true; done ;;
   esac

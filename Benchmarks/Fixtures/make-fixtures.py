@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Derives the benchmark fixture from the real ink in ../shared/realink (run from the repository root:
-`python3 Benchmarks/Fixtures/make-fixtures.py`). Output: Benchmarks/Fixtures/realink.ink, one sample per line.
+"""Derives the benchmark fixture from the real ink (run from the repository root:
+`python3 Benchmarks/Fixtures/make-fixtures.py REALINK_DIR`). Output: Benchmarks/Fixtures/realink.ink, one sample
+per line.
+
+REALINK_DIR holds `hwrt/`, `signature-pad/` and `wacom-uim/` as `Tests/Fixtures/realink/SOURCES.md` describes
+them, with the five Wacom files unabridged (the repository keeps only their first strokes; SOURCES.md names the
+original repository and commit). The committed fixture was made from the unabridged files.
 
 Format: `# comment`, `signature <name>` starts a signature, `stroke` starts a stroke, then one `x y t p` line per
 sample (canvas units, ms since the signature's first sample, pressure or `-` when the device has none)."""
 import json, os, sys
 
-root = sys.argv[1] if len(sys.argv) > 1 else "../shared/realink"
+if len(sys.argv) != 2:
+    sys.exit(__doc__)
+root = sys.argv[1]
 out = open(os.path.join(os.path.dirname(__file__), "realink.ink"), "w")
-out.write("# Derived from shared/realink (see SOURCES.md there for origin and licences) by make-fixtures.py\n")
+out.write("# Derived from the real ink of Tests/Fixtures/realink/SOURCES.md (origin and licences) by make-fixtures.py\n")
 
 def emit(name, strokes):
     out.write(f"signature {name}\n")

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Derives the signature-sized fixture set from the real ink in ../shared/realink.
+"""Derives the signature-sized fixture set from the real ink.
 
-Run from the repository root: `python3 Benchmarks/Fixtures/make-signatures.py [REALINK_DIR]`.
+Run from the repository root: `python3 Benchmarks/Fixtures/make-signatures.py REALINK_DIR`, where REALINK_DIR holds
+`hwrt/` and `wacom-uim/` as `Tests/Fixtures/realink/SOURCES.md` describes them, with the five Wacom files
+unabridged (the repository keeps only their first strokes; SOURCES.md names the original repository and commit).
 Output: Benchmarks/Fixtures/signatures/*.json, one signature per file in the native `signature-ink` format.
 
 ANCHORS.md's peers were measured on SVC2004 signatures of about 170 points fitted into 600x300 px. We have no
@@ -26,7 +28,9 @@ WIDTH, HEIGHT, PADDING = 600.0, 300.0, 16.0
 # Bounds of one group on the page, in the UIM's 96-dpi pixels: about one line of handwriting, a signature's shape.
 MAX_GROUP_WIDTH, MAX_GROUP_HEIGHT = 900.0, 120.0
 
-root = sys.argv[1] if len(sys.argv) > 1 else "../shared/realink"
+if len(sys.argv) != 2:
+    sys.exit(__doc__)
+root = sys.argv[1]
 outdir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "signatures")
 os.makedirs(outdir, exist_ok=True)
 for old in os.listdir(outdir):

@@ -1,4 +1,4 @@
-# Derived from shared/realink (see SOURCES.md there for origin and licences) by make-fixtures.py
+# Derived from the real ink of Tests/Fixtures/realink/SOURCES.md (origin and licences) by make-fixtures.py
 signature hwrt/97705.json
 stroke
 328.50 223.12 0 -

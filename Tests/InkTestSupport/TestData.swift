@@ -10,10 +10,8 @@ public enum TestData {
     /// `SampleStrokes/` in the repository.
     public static var sampleStrokes: URL { repositoryRoot.appendingPathComponent("SampleStrokes") }
 
-    /// The team's shared real ink, `../shared/realink` beside the repository.
-    public static var realInk: URL {
-        repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/realink")
-    }
+    /// Real ink recorded by people, `Tests/Fixtures/realink/` (its SOURCES.md says where each file comes from).
+    public static var realInk: URL { repositoryRoot.appendingPathComponent("Tests/Fixtures/realink") }
 
     /// The JSON files in `SampleStrokes/`, sorted by name.
     public static func sampleFiles() -> [URL] {

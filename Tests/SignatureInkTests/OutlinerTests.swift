@@ -84,7 +84,7 @@ import SignatureInk
                 checked += Self.expectFillIsCapsuleUnion(path, points, maxGrid: 6000)
             }
         }
-        #expect(checked > 10000, "the real files must be present in ../shared/realink")
+        #expect(checked > 10000, "the real files must be present in Tests/Fixtures/realink")
     }
 
     @Test func everyStrokeIsOneClosedSubpathWithTheSameOrientation() {

@@ -46,11 +46,10 @@ enum RandomInk {
     }
 }
 
-/// The real ink in ../shared/realink, decoded into signatures.
+/// The real ink in `Tests/Fixtures/realink/`, decoded into signatures.
 enum RealInk {
     static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/realink")
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/realink")
 
     static func json(_ relative: String) -> Any? {
         guard let data = try? Data(contentsOf: root.appendingPathComponent(relative)) else { return nil }

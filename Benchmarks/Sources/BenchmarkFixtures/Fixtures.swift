@@ -2,7 +2,7 @@
 import Foundation
 import SignatureInk
 
-/// The benchmark inputs: real pen input derived from shared/realink into `Fixtures/realink.ink`.
+/// The benchmark inputs: real pen input (`Tests/Fixtures/realink/SOURCES.md`) derived into `Fixtures/realink.ink`.
 public enum Fixtures {
     /// The fixture folder, found from this file's location so any working directory works.
     public static let folder = URL(fileURLWithPath: #filePath)

@@ -11,8 +11,8 @@ enum TestFiles {
         .deletingLastPathComponent() // Tests
         .deletingLastPathComponent() // repository root
 
-    /// Real ink recorded by people, shared beside the repository: `<repo root>/../shared/realink`.
-    static let realInk: URL = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/realink")
+    /// Real ink recorded by people: `Tests/Fixtures/realink/` (its SOURCES.md says where each file comes from).
+    static let realInk: URL = repoRoot.appendingPathComponent("Tests/Fixtures/realink")
 
     /// Fixtures written for these tests.
     static let fixtures: URL = repoRoot.appendingPathComponent("Tests/SignatureInkFormatsTests/Fixtures")
