@@ -18,6 +18,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // `swift package generate-documentation` for the DocC catalogs (`make docs`).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         // The geometry core: ink model, capture, processing. Swift only: no C, no Foundation.
@@ -25,8 +28,11 @@ let package = Package(
             name: "SignatureInk",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: strict),
-        // Decoders and encoders of stroke files.
-        .target(name: "SignatureInkFormats", dependencies: ["SignatureInk"], swiftSettings: strict),
+        // Decoders and encoders of stroke files, and the saved record's digest (SHA-256 from swift-crypto).
+        .target(
+            name: "SignatureInkFormats",
+            dependencies: ["SignatureInk", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
         // C libraries, found through pkg-config.
         .systemLibrary(
             name: "CCairo", pkgConfig: "cairo",

@@ -2,6 +2,7 @@
 import Foundation
 import InkTestSupport
 import SignatureInk
+import SignatureInkFormats
 import SignatureInkRender
 import Testing
 
@@ -52,7 +53,7 @@ import Testing
                 let output = try #require(line["output"] as? String)
                 let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: output)))
                 #expect(line["bytes"] as? Int == bytes.count)
-                #expect(line["sha256"] as? String == SHA256.hex(SHA256.hash(bytes)))
+                #expect(line["sha256"] as? String == HexDigest.sha256(bytes))
                 #expect(line["error"] is NSNull)
             } else {
                 #expect(line["status"] as? String == "failed")

@@ -28,7 +28,7 @@ import Testing
         let data = try #require(Data(base64Encoded: base64))
         let png = try DecodedPNG(Array(data))
         #expect(png.width == 120 && png.height == 60)
-        #expect(results[0]["sha256"] as? String == SHA256.hex(SHA256.hash(Array(data))))
+        #expect(results[0]["sha256"] as? String == HexDigest.sha256(Array(data)))
         #expect(results[0]["sha256"] as? String == results[3]["sha256"] as? String)
     }
 

@@ -232,22 +232,3 @@ private func stroke(from a: Point, to b: Point, samples n: Int = 12, t0: Double,
         #expect(abs(waited - original.duration / 2) < 1e-9)
     }
 }
-
-@Suite struct SignatureRecordTests {
-    @Test(arguments: 0..<30) func theDigestIdentifiesTheSamples(seed: UInt64) {
-        var rng = SeededRandom(seed: seed)
-        let s = Signature.random(using: &rng)
-        let a = SignatureRecord(signature: s, savedAt: 1)
-        let b = SignatureRecord(signature: Signature(strokes: s.strokes.map(Array.init)), penColor: .white, savedAt: 2)
-        #expect(a.digest == b.digest)
-        #expect(a.digest.count == 64)
-        #expect(a.verifies(digest: a.digest))
-        var samples = s.samples
-        let i = Int.random(in: 0..<samples.count, using: &rng)
-        samples[i].t += 1
-        var changed = Signature()
-        var start = 0
-        for end in s.strokeEnds { changed.appendStroke(samples[start..<end]); start = end }
-        #expect(SignatureRecord(signature: changed, savedAt: 1).digest != a.digest)
-    }
-}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// A canonical byte encoding of a signature's strokes and samples, the input of ``SignatureRecord/digest``.
+/// A canonical byte encoding of a signature's strokes and samples: the input of a record's digest
+/// (``SignatureRecord/canonicalSamples``).
 ///
 /// Layout, all little-endian: the ASCII tag `signature-ink samples 1`, the stroke count (UInt32), then per stroke
 /// its sample count (UInt32) and per sample the IEEE 754 bits of x, y and t (UInt64 each) followed by pressure,

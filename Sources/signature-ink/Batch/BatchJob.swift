@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import SignatureInk
+import SignatureInkFormats
 import Synchronization
 
 /// The loop every many-input command shares: expand inputs, plan outputs, run on every core, report failures
@@ -35,7 +36,7 @@ enum BatchJob {
                 if let bytes = made {
                     try OutputWriter.write(bytes, to: path)
                     outcome.bytes = bytes.count
-                    if wantsDigest { outcome.sha256 = SHA256.hex(SHA256.hash(bytes)) }
+                    if wantsDigest { outcome.sha256 = HexDigest.sha256(bytes) }
                 }
             } catch let failure as InputFailure {
                 outcome.error = failure.reason

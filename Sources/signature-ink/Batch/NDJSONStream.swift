@@ -70,7 +70,7 @@ struct NDJSONStream {
         do {
             let signature = try loader.decode(data, name: "line \(number)").signature
             let bytes = try make(signature)
-            let digest = SHA256.hex(SHA256.hash(bytes))
+            let digest = HexDigest.sha256(bytes)
             if let outDir {
                 let path = URL(fileURLWithPath: outDir).appendingPathComponent(String(format: "%06d.", number) + fileExtension).path
                 try OutputWriter.write(bytes, to: path)
