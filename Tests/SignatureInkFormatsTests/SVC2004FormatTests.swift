@@ -64,6 +64,12 @@ import SignatureInkFormats
                                                     actual: 4_000_000_000))
     }
 
+    @Test func refusesInkWiderThanTheCoordinateLimitOnceMoved() {
+        // Each value is within the limit, but moving the ink to the origin would take y past it.
+        let data = Data("2\n0 -9000000 0 1\n0 9000000 10 1\n".utf8)
+        #expect(decodeError(data) == .field(path: "y", message: "the ink spans 18000000.0 tablet units, more than the coordinate limit 10000000.0"))
+    }
+
     @Test func anAllPenUpFileIsEmptyInk() {
         let data = Data("2\n1 2 3 0\n4 5 6 0\n".utf8)
         guard case let .field(path, message) = decodeError(data) else {

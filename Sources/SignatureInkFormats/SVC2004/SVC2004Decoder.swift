@@ -103,8 +103,12 @@ struct SVC2004Decoder {
         }
         try ink.endStroke()
 
-        // Tablet y grows upwards: flip it, and move the ink's top-left corner to the origin.
+        // Tablet y grows upwards: flip it, and move the ink's top-left corner to the origin. Each coordinate was
+        // within the limit; after the move, the ink's extent must be too.
         if let b = ink.bounds {
+            for (axis, extent) in [("x", b.maxX - b.minX), ("y", b.maxY - b.minY)] where extent > limits.maxCoordinate {
+                throw .field(path: axis, message: "the ink spans \(extent) tablet units, more than the coordinate limit \(limits.maxCoordinate)")
+            }
             ink.transformPositions { s in
                 s.x -= b.minX
                 s.y = b.maxY - s.y
