@@ -40,9 +40,12 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
-        // Everything that touches Cairo or libpng, behind a Swift API with no C types in it.
+        .systemLibrary(
+            name: "CPango", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev"]), .brew(["pango"])]),
+        // Everything that touches Cairo, Pango or libpng, behind a Swift API with no C types in it.
         .target(
-            name: "SignatureInkRender", dependencies: ["SignatureInk", "CCairo", "CPNG"],
+            name: "SignatureInkRender", dependencies: ["SignatureInk", "CCairo", "CPango", "CPNG"],
             swiftSettings: strict),
         .executableTarget(
             name: "signature-ink",

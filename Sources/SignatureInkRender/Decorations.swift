@@ -60,6 +60,24 @@ public struct Decorations: Sendable, Hashable {
         }
     }
 
+    /// The decorations' texts whose characters no font of the project's set has: the watermark, and the
+    /// timestamp pattern's literal text and names. Each entry names the decoration and lists the characters
+    /// (``TextCoverage/describe(_:)`` writes them for a person); empty when everything can be drawn.
+    /// - Throws: ``RenderError/text(_:)`` when the fonts cannot be loaded.
+    public func missingCharacters() throws(RenderError) -> [(decoration: String, characters: [Unicode.Scalar])] {
+        var out: [(String, [Unicode.Scalar])] = []
+        if let watermark {
+            let missing = try TextCoverage.missingCharacters(in: watermark, font: TextFont(size: 12, bold: true))
+            if !missing.isEmpty { out.append(("watermark", missing)) }
+        }
+        // Any time shows the pattern's literals; the month and day names are ASCII.
+        if let text = timestamp?.string(millisecondsSince1970: 0) {
+            let missing = try TextCoverage.missingCharacters(in: text)
+            if !missing.isEmpty { out.append(("timestamp", missing)) }
+        }
+        return out
+    }
+
     /// Longest watermark in characters.
     static let maxWatermarkLength = 200
 }
@@ -95,14 +113,16 @@ struct DecorationLayout {
         return [(Point(x0, y0), Point(x0 + s, y1)), (Point(x0 + s, y0), Point(x0, y1))]
     }
 
-    /// Watermark font size: as large as fits, estimating a character as 0.6 em wide, at most a quarter of the
-    /// height. Not measured, so SVG (drawn by the viewer's font) and Cairo agree.
-    func watermarkFontSize(_ text: String) -> Double {
-        Swift.max(1, Swift.min(height / 4, width * 0.8 / (0.6 * Double(Swift.max(1, text.count)))))
-    }
-    /// Baseline centre of the watermark.
-    func watermarkCenter(_ text: String) -> Point {
-        Point(width / 2, height / 2 + watermarkFontSize(text) * 0.35)
+    /// Em size at which the watermark is measured before it is scaled to fit.
+    static let watermarkReferenceSize = 100.0
+
+    /// The watermark in bold, as large as fits in 80 % of the width and at most a quarter of the height: its
+    /// width is measured with the fonts it is drawn in.
+    func watermarkLine(_ text: String) throws(RenderError) -> TextLine {
+        let reference = TextLine(text: text, font: TextFont(size: Self.watermarkReferenceSize, bold: true))
+        let measured = try reference.metrics().width
+        let fitting = measured > 0 ? width * 0.8 * Self.watermarkReferenceSize / measured : height / 4
+        return TextLine(text: text, font: TextFont(size: Swift.max(1, Swift.min(height / 4, fitting)), bold: true))
     }
 
     /// Font size of the timestamp: the standard size, smaller in a small box.

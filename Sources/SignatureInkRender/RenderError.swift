@@ -10,6 +10,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case cairo(String)
     /// libpng reported an error.
     case png(String)
+    /// Text could not be set: the project's fonts are missing, or Pango failed.
+    case text(String)
     /// Writing the output file failed.
     case io(path: String, message: String)
 
@@ -20,6 +22,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .limitExceeded(what, limit, actual): return "\(what) \(actual) exceeds the limit of \(limit)"
         case let .cairo(message): return "cairo: \(message)"
         case let .png(message): return "png: \(message)"
+        case let .text(message): return "text: \(message)"
         case let .io(path, message): return "\(path): \(message)"
         }
     }

@@ -66,7 +66,7 @@ public struct SignatureRenderer: Sendable {
         let context = try CairoContext(surface: surface)
         context.clear(to: options.background)
         context.scale(options.scale, options.scale)
-        scene.draw(on: context)
+        try scene.draw(on: context)
         try context.check()
         return try encodeARGB(surface, metadata: metadata)
     }
@@ -163,7 +163,7 @@ public struct SignatureRenderer: Sendable {
         }
         let writer = SVGWriter(pathData: SVGPathData(decimals: decimals), pathPerStroke: pathPerStroke,
                                cssPixelsPerUnit: cssPixelsPerUnit)
-        return writer.document(scene)
+        return try writer.document(scene)
     }
 
     // MARK: PDF
@@ -191,7 +191,7 @@ public struct SignatureRenderer: Sendable {
                 context.fill(Rect(x: 0, y: 0, width: scene.layout.width, height: scene.layout.height),
                              with: options.background)
             }
-            scene.draw(on: context)
+            try scene.draw(on: context)
             context.restore()
             try context.check()
         }

@@ -57,6 +57,10 @@ struct RenderCommand: ParsableCommand {
         var configured = try flags.renderer()
         configured.limits = limits.applied(to: configured.limits)
         let renderer = configured
+        for (decoration, characters) in try renderer.options.decorations.missingCharacters() {
+            FileDescriptorIO.standardError("warning: the \(decoration) has characters no installed font can draw, shown as boxes: "
+                                           + TextCoverage.describe(characters) + "\n")
+        }
         let frames = self.frames
         if ndjson {
             let stream = NDJSONStream(loader: input.loader, jobs: batch.workerCount, outDir: output.outDir,

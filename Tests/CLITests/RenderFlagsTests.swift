@@ -94,10 +94,20 @@ import Testing
         #expect(png.text["Creation Time"] == "2024-12-30T12:00:00Z")
     }
 
+    @Test func textNoFontCanDrawIsAWarningNamingTheCharacters() throws {
+        let (r, data, _) = try render(good, "sig.png", ["--watermark", "Zoë 𓀀", "--timestamp-pattern", "'ༀ' yyyy"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(data != nil)
+        #expect(r.stderr.contains("warning: the watermark has characters no installed font can draw, shown as boxes: U+13000 '𓀀'\n"))
+        #expect(r.stderr.contains("warning: the timestamp has characters no installed font can draw, shown as boxes: U+0F00 'ༀ'\n"))
+        let (clean, _, _) = try render(good, "sig.png", ["--watermark", "محمد 山田太郎 राजेश Zoë"])
+        #expect(clean.status == 0 && !clean.stderr.contains("warning"), "\(clean.stderr)")
+    }
+
     @Test func theTimestampPatternReachesTheSVG() throws {
         let (r, data, _) = try render(good, "sig.svg", ["--timestamp-pattern", "dd.MM.yyyy"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(String(decoding: try #require(data), as: UTF8.self).contains(">30.12.2024</text>"))
+        #expect(String(decoding: try #require(data), as: UTF8.self).contains("aria-label=\"30.12.2024\""))
     }
 
     @Test func dpiSetsThePNGChunkAndThePDFSize() throws {

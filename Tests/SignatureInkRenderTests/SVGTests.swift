@@ -164,10 +164,12 @@ import Testing
         let o = RenderOptions(background: .white, decorations: Decorations(
             signatureLine: true, xMark: true, watermark: "<Draft & \"copy\">", timestamp: .iso8601))
         let svg = SVGInspection(try SignatureRenderer(options: o).svg(Fixtures.cross))
-        #expect(svg.text.contains("&lt;Draft &amp; &quot;copy&quot;&gt;"))
-        #expect(svg.text.contains(">2024-12-30T12:00:00Z</text>"))
+        // Text is drawn as outlines named by the text, escaped.
+        #expect(svg.text.contains("aria-label=\"&lt;Draft &amp; &quot;copy&quot;&gt;\""))
+        #expect(svg.text.contains("aria-label=\"2024-12-30T12:00:00Z\""))
+        #expect(!svg.text.contains("<text"))
         #expect(svg.text.contains("<rect width=\"100\" height=\"50\" fill=\"#ffffff\"/>"))
-        #expect(svg.pathData.count == 3)  // line, X, ink
+        #expect(svg.pathData.count == 5)  // watermark, line, X, timestamp, ink
     }
 
     @Test func physicalSizeFollowsTheResolution() throws {

@@ -108,27 +108,35 @@ final class CairoContext {
         cairo_fill(pointer)
     }
 
+    /// Empties the current path.
+    func newPath() { cairo_new_path(pointer) }
+
+    /// The current path as a ``Path`` (curves kept as cubics), leaving the context's path empty.
+    func takePath() throws(RenderError) -> Path {
+        guard let copy = cairo_copy_path(pointer) else { throw .cairo("cairo_copy_path failed") }
+        defer { cairo_path_destroy(copy) }
+        guard copy.pointee.status == CAIRO_STATUS_SUCCESS else {
+            throw .cairo(String(cString: cairo_status_to_string(copy.pointee.status)))
+        }
+        var path = Path()
+        var i = 0
+        let data = copy.pointee.data, count = Int(copy.pointee.num_data)
+        func point(_ k: Int) -> Point { Point(data![i + k].point.x, data![i + k].point.y) }
+        while i < count, let data {
+            let header = data[i].header
+            switch header.type {
+            case CAIRO_PATH_MOVE_TO: path.move(to: point(1))
+            case CAIRO_PATH_LINE_TO: path.line(to: point(1))
+            case CAIRO_PATH_CURVE_TO: path.curve(to: point(3), control1: point(1), control2: point(2))
+            case CAIRO_PATH_CLOSE_PATH: path.close()
+            default: break
+            }
+            i += Int(header.length)
+        }
+        cairo_new_path(pointer)
+        return path
+    }
+
     /// Ends the current page of a paginated (PDF) surface; drawing goes on on a new page.
     func showPage() { cairo_show_page(pointer) }
-
-    /// Selects the sans-serif face at `size` units.
-    func selectFont(size: Double, bold: Bool = false) {
-        cairo_select_font_face(pointer, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
-                               bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(pointer, size)
-    }
-
-    /// The advance width of `text` in the current font.
-    func textWidth(_ text: String) -> Double {
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(pointer, text, &extents)
-        return extents.x_advance
-    }
-
-    /// Draws `text` with its baseline starting at `p`.
-    func showText(_ text: String, at p: Point) {
-        cairo_move_to(pointer, p.x, p.y)
-        cairo_show_text(pointer, text)
-        cairo_new_path(pointer)
-    }
 }

@@ -60,7 +60,7 @@ extension SignatureRenderer {
         if o.background.alpha > 0 {
             context.fill(Rect(x: 0, y: 0, width: rect.width, height: rect.height), with: o.background)
         }
-        scene.draw(on: context)
+        try scene.draw(on: context)
         context.restore()
         try context.check()
     }

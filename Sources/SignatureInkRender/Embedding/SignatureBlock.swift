@@ -81,10 +81,18 @@ public struct SignatureBlock: Sendable {
         context.lineTo(Point(rect.width, lineY))
         context.strokeButt(width: 0.75)
         context.setSource(textColor)
-        context.selectFont(size: size)
         let baseline = lineY + size * 1.35
-        if !signerName.isEmpty { context.showText(signerName, at: Point(0, baseline)) }
-        if let date, !date.isEmpty { context.showText(date, at: Point(rect.width - context.textWidth(date), baseline)) }
+        do {
+            if !signerName.isEmpty {
+                try TextLine(text: signerName, font: TextFont(size: size)).draw(anchor: .start, at: Point(0, baseline), on: context)
+            }
+            if let date, !date.isEmpty {
+                try TextLine(text: date, font: TextFont(size: size)).draw(anchor: .end, at: Point(rect.width, baseline), on: context)
+            }
+        } catch {
+            context.restore()
+            throw error
+        }
         context.restore()
         try context.check()
     }

@@ -48,24 +48,50 @@ struct Scene {
     ///
     /// A vector surface gets the outline with its straight runs simplified within ``vectorLineTolerance``, so
     /// a PDF holds a few commands for a straight stretch of ink rather than two for every ink point.
-    func draw(on context: CairoContext) {
+    func draw(on context: CairoContext) throws(RenderError) {
         let vector = !context.drawsPixels
         let grouped = options.opacity < 1
         if grouped { context.pushGroup() }
-        drawDecorationsBehind(on: context)
+        try drawDecorationsBehind(on: context)
         context.setSource(options.penColor)
         context.append(vector ? ink.path.simplifyingLines(tolerance: Self.vectorLineTolerance) : ink.path)
         context.fillNonZero()
         if grouped { context.popGroupAndPaint(alpha: options.opacity) }
     }
 
-    private func drawDecorationsBehind(on context: CairoContext) {
+    /// A line of text the decorations draw: the text, where its anchor goes on the baseline, and its colour.
+    struct PlacedText {
+        var line: TextLine
+        var anchor: TextAnchor
+        var point: Point
+        var color: Color
+    }
+
+    /// The watermark (behind the line) and the timestamp, shaped with the project's fonts and placed in the box.
+    /// The Cairo and SVG writers draw the same lines at the same places.
+    func decorationTexts() throws(RenderError) -> (watermark: PlacedText?, timestamp: PlacedText?) {
         let d = options.decorations, at = decorationLayout
+        var watermark: PlacedText?
         if let text = d.watermark, !text.isEmpty {
-            context.setSource(d.watermarkColor)
-            context.selectFont(size: at.watermarkFontSize(text), bold: true)
-            let c = at.watermarkCenter(text)
-            context.showText(text, at: Point(c.x - context.textWidth(text) / 2, c.y))
+            let line = try at.watermarkLine(text)
+            let m = try line.metrics()
+            // Centred on the box: the middle of the line's box, not its baseline, at the centre.
+            let point = Point(at.width / 2, at.height / 2 - m.height / 2 + m.ascent)
+            watermark = PlacedText(line: line, anchor: .middle, point: point, color: d.watermarkColor)
+        }
+        let stamp = timestamp.map {
+            PlacedText(line: TextLine(text: $0, font: TextFont(size: at.timestampFontSize)), anchor: .end,
+                       point: at.timestampAnchor(belowLine: d.signatureLine), color: d.textColor)
+        }
+        return (watermark, stamp)
+    }
+
+    private func drawDecorationsBehind(on context: CairoContext) throws(RenderError) {
+        let d = options.decorations, at = decorationLayout
+        let texts = try decorationTexts()
+        if let w = texts.watermark {
+            context.setSource(w.color)
+            try w.line.draw(anchor: w.anchor, at: w.point, on: context)
         }
         if d.signatureLine {
             context.setSource(d.lineColor)
@@ -78,11 +104,9 @@ struct Scene {
             for (a, b) in at.xMarkSegments { context.moveTo(a); context.lineTo(b) }
             context.strokeRound(width: DecorationLayout.xMarkWidth)
         }
-        if let timestamp {
-            context.setSource(d.textColor)
-            context.selectFont(size: at.timestampFontSize)
-            let anchor = at.timestampAnchor(belowLine: d.signatureLine)
-            context.showText(timestamp, at: Point(anchor.x - context.textWidth(timestamp), anchor.y))
+        if let t = texts.timestamp {
+            context.setSource(t.color)
+            try t.line.draw(anchor: t.anchor, at: t.point, on: context)
         }
     }
 }

@@ -10,7 +10,9 @@ struct SVGWriter {
     /// CSS pixels per output unit, for the `width` and `height` attributes.
     var cssPixelsPerUnit = 1.0
 
-    func document(_ scene: Scene) -> String {
+    /// The SVG document of `scene`.
+    /// - Throws: ``RenderError/text(_:)`` when the decorations have text and the fonts cannot be loaded.
+    func document(_ scene: Scene) throws(RenderError) -> String {
         let w = scene.layout.width, h = scene.layout.height
         let o = scene.options, d = o.decorations
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.number(w * cssPixelsPerUnit))\""
@@ -21,12 +23,8 @@ struct SVGWriter {
         let grouped = o.opacity < 1
         if grouped { out += "<g opacity=\"\(Self.number(o.opacity, decimals: 3))\">\n" }
         let at = scene.decorationLayout
-        if let text = d.watermark, !text.isEmpty {
-            let c = at.watermarkCenter(text)
-            out += "<text x=\"\(Self.number(c.x))\" y=\"\(Self.number(c.y))\" font-family=\"sans-serif\""
-                + " font-weight=\"bold\" font-size=\"\(Self.number(at.watermarkFontSize(text)))\" text-anchor=\"middle\""
-                + "\(Self.paint("fill", d.watermarkColor))>\(Self.escape(text))</text>\n"
-        }
+        let texts = try scene.decorationTexts()
+        if let w = texts.watermark { out += try text(w) }
         if d.signatureLine {
             var line = Path()
             line.move(to: Point(at.lineStartX, at.lineY))
@@ -40,16 +38,21 @@ struct SVGWriter {
             out += "<path fill=\"none\"\(Self.paint("stroke", d.lineColor)) stroke-width=\"\(Self.number(DecorationLayout.xMarkWidth))\""
                 + " stroke-linecap=\"round\" d=\"\(pathData.encode(x))\"/>\n"
         }
-        if let t = scene.timestamp {
-            let a = at.timestampAnchor(belowLine: d.signatureLine)
-            out += "<text x=\"\(Self.number(a.x))\" y=\"\(Self.number(a.y))\" font-family=\"sans-serif\""
-                + " font-size=\"\(Self.number(at.timestampFontSize))\" text-anchor=\"end\"\(Self.paint("fill", d.textColor))>"
-                + "\(Self.escape(t))</text>\n"
-        }
+        if let t = texts.timestamp { out += try text(t) }
         out += ink(scene.ink, color: o.penColor)
         if grouped { out += "</g>\n" }
         out += "</svg>\n"
         return out
+    }
+
+    /// A line of text as its glyph outlines, filled, with the text itself as the element's accessible name.
+    ///
+    /// Outlines rather than `<text>`: a viewer draws them the same whether or not it has the fonts, and the
+    /// shaping of Arabic or Devanagari is the one the PNG and PDF have, not the viewer's.
+    private func text(_ t: Scene.PlacedText) throws(RenderError) -> String {
+        let outline = try t.line.outline(anchor: t.anchor, at: t.point)
+        return "<path role=\"img\" aria-label=\"\(Self.escape(t.line.text))\"\(Self.paint("fill", t.color))"
+            + " d=\"\(pathData.encode(outline))\"/>\n"
     }
 
     /// Farthest the SVG outline may be from the outline the PNG fills, in output units.

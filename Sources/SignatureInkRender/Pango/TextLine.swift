@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+import CPango
+import SignatureInk
+
+/// How a line of text is set: size, weight, slant and the language it is written in.
+public struct TextFont: Sendable, Hashable {
+    /// The em size in output units (pixels at scale 1, points in PDF), > 0.
+    public var size: Double
+    /// Whether the bold face is used; default `false`.
+    public var bold: Bool
+    /// Whether the italic face is used; default `false`. Scripts without an italic face are slanted by the
+    /// font renderer.
+    public var italic: Bool
+    /// A BCP 47 language tag (`en`, `ar`, `zh-Hant`, `ja`); default `und`, undetermined. It picks the glyph forms
+    /// where scripts share characters (Chinese and Japanese) and the shaping rules of a script.
+    public var language: String
+
+    /// Creates a font.
+    /// - Parameters:
+    ///   - size: em size in output units, > 0.
+    ///   - bold: bold face, default `false`.
+    ///   - italic: italic face, default `false`.
+    ///   - language: BCP 47 tag, default `und`.
+    public init(size: Double, bold: Bool = false, italic: Bool = false, language: String = "und") {
+        self.size = size
+        self.bold = bold
+        self.italic = italic
+        self.language = language
+    }
+}
+
+/// Where a line's anchor point sits along its baseline.
+enum TextAnchor {
+    case start, middle, end
+}
+
+/// One line of text shaped by Pango with the project's fonts (``ProjectFonts``): any script, right-to-left runs in
+/// their order, and each character from the first font that has it.
+///
+/// The line is measured, drawn into a Cairo context (the glyphs, so a PDF embeds the font subset and its text can
+/// be read back), or turned into outlines (for SVG, so that a viewer without the fonts shows the same shapes).
+struct TextLine {
+    /// The text, drawn on one line (a line break is shown, not followed).
+    let text: String
+    let font: TextFont
+
+    /// Glyph metrics in output units.
+    struct Metrics: Equatable {
+        /// Advance width of the line.
+        var width: Double
+        /// Distance from the top of the line box to the baseline.
+        var ascent: Double
+        /// Height of the line box.
+        var height: Double
+        /// The characters no font of the set has, in text order without repeats; they would be drawn as boxes.
+        var missing: [Unicode.Scalar]
+    }
+
+    /// The line's size and the characters no font covers.
+    func metrics() throws(RenderError) -> Metrics {
+        try withLayout { layout throws(RenderError) in Self.metrics(of: layout) }
+    }
+
+    /// Draws the line with the context's current source, its anchor at `point` on the baseline.
+    func draw(anchor: TextAnchor, at point: Point, on context: CairoContext) throws(RenderError) {
+        try withLayout { layout throws(RenderError) in
+            let m = Self.metrics(of: layout)
+            let origin = Self.origin(of: m, anchor: anchor, at: point)
+            context.moveTo(origin)
+            pango_cairo_show_layout(context.pointer, layout)
+            context.newPath()
+            try context.check()
+        }
+    }
+
+    /// The line's glyph outlines, its anchor at `point` on the baseline, to be filled with the non-zero rule.
+    func outline(anchor: TextAnchor, at point: Point) throws(RenderError) -> Path {
+        let scratch = try CairoSurface(image: .a8, width: 1, height: 1)
+        let context = try CairoContext(surface: scratch)
+        return try withLayout { layout throws(RenderError) in
+            let origin = Self.origin(of: Self.metrics(of: layout), anchor: anchor, at: point)
+            context.moveTo(origin)
+            pango_cairo_layout_path(context.pointer, layout)
+            return try context.takePath()
+        }
+    }
+
+    /// Makes the Pango layout of the line and runs `body` with it, under the fonts' lock.
+    private func withLayout<R>(_ body: (OpaquePointer) throws(RenderError) -> R) throws(RenderError) -> R {
+        guard font.size > 0, font.size.isFinite else {
+            throw .invalidOption(option: "font size", message: "\(font.size); must be a positive number")
+        }
+        return try ProjectFonts.withContext { (context) throws(RenderError) -> R in
+            pango_context_set_language(context, pango_language_from_string(font.language))
+            guard let layout = pango_layout_new(context) else { throw .text("Pango could not make a layout") }
+            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+            guard let description = pango_font_description_new() else { throw .text("Pango could not make a font") }
+            defer { pango_font_description_free(description) }
+            pango_font_description_set_family(description, ProjectFonts.families(language: font.language))
+            pango_font_description_set_absolute_size(description, font.size * Double(PANGO_SCALE))
+            pango_font_description_set_weight(description, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
+            pango_font_description_set_style(description, font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+            pango_layout_set_font_description(layout, description)
+            pango_layout_set_single_paragraph_mode(layout, 1)
+            pango_layout_set_text(layout, text, -1)
+            return try body(layout)
+        }
+    }
+
+    /// Pango's flag on a glyph that stands for a character no font has; the rest of the value is the character.
+    private static let unknownGlyphFlag: UInt32 = 0x1000_0000
+
+    private static func metrics(of layout: OpaquePointer) -> Metrics {
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        let scale = Double(PANGO_SCALE)
+        var missing: [Unicode.Scalar] = []
+        if pango_layout_get_unknown_glyphs_count(layout) > 0, let iterator = pango_layout_get_iter(layout) {
+            defer { pango_layout_iter_free(iterator) }
+            repeat {
+                guard let run = pango_layout_iter_get_run_readonly(iterator), let glyphs = run.pointee.glyphs else { continue }
+                for i in 0..<Int(glyphs.pointee.num_glyphs) {
+                    let glyph = glyphs.pointee.glyphs[i].glyph
+                    guard glyph & unknownGlyphFlag != 0, let scalar = Unicode.Scalar(glyph & ~unknownGlyphFlag),
+                          !missing.contains(scalar) else { continue }
+                    missing.append(scalar)
+                }
+            } while pango_layout_iter_next_run(iterator) != 0
+        }
+        return Metrics(width: Double(logical.width) / scale, ascent: Double(pango_layout_get_baseline(layout)) / scale,
+                       height: Double(logical.height) / scale, missing: missing)
+    }
+
+    /// The top-left corner of the layout that puts its anchor at `point` on the baseline.
+    private static func origin(of m: Metrics, anchor: TextAnchor, at point: Point) -> Point {
+        let x: Double
+        switch anchor {
+        case .start: x = point.x
+        case .middle: x = point.x - m.width / 2
+        case .end: x = point.x - m.width
+        }
+        return Point(x, point.y - m.ascent)
+    }
+}
+
+/// Which characters of a text the project's fonts cannot draw: a script no font of the set covers would come out
+/// as boxes, so callers report these before rendering.
+public enum TextCoverage {
+    /// The characters of `text` that no font of the set has, in text order without repeats; empty when every
+    /// character can be drawn.
+    /// - Parameters:
+    ///   - text: the text, drawn on one line.
+    ///   - font: the face to check; default regular at 12 units (the size does not change the answer).
+    /// - Throws: ``RenderError/text(_:)`` when the fonts cannot be loaded.
+    public static func missingCharacters(in text: String, font: TextFont = TextFont(size: 12)) throws(RenderError)
+        -> [Unicode.Scalar] {
+        guard !text.isEmpty else { return [] }
+        return try TextLine(text: text, font: font).metrics().missing
+    }
+
+    /// The characters as a person reads them: `U+0F00 'ༀ', U+13000 '𓀀'`.
+    public static func describe(_ characters: [Unicode.Scalar]) -> String {
+        characters.map { c in
+            let hex = String(c.value, radix: 16, uppercase: true)
+            return "U+\(String(repeating: "0", count: Swift.max(0, 4 - hex.count)))\(hex) '\(Character(c))'"
+        }.joined(separator: ", ")
+    }
+}
