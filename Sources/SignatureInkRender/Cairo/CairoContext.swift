@@ -108,6 +108,19 @@ final class CairoContext {
         cairo_fill(pointer)
     }
 
+    /// Makes `rect` (user space) a link to `target` on a PDF surface; nothing on other surfaces.
+    func link(to target: String, over rect: Rect) {
+        // Cairo reads the target as a quoted string: a backslash or a quote inside it is escaped.
+        var escaped = ""
+        for c in target {
+            if c == "\\" || c == "'" { escaped.append("\\") }
+            escaped.append(c)
+        }
+        let attributes = "rect=[\(rect.minX) \(rect.minY) \(rect.width) \(rect.height)] uri='\(escaped)'"
+        cairo_tag_begin(pointer, CAIRO_TAG_LINK, attributes)
+        cairo_tag_end(pointer, CAIRO_TAG_LINK)
+    }
+
     /// Empties the current path.
     func newPath() { cairo_new_path(pointer) }
 

@@ -83,12 +83,24 @@ final class CairoSurface {
         cairo_pdf_surface_set_size(pointer, width, height)
     }
 
+    /// Adds a PDF outline (bookmark) entry pointing at a place on a page and returns its id.
+    /// - Parameters:
+    ///   - parent: the id of the parent entry, or `nil` for a top-level entry.
+    ///   - title: the entry's text.
+    ///   - page: the page, from 1.
+    ///   - y: the place on the page, in points from its top.
+    func addPDFOutline(parent: Int32?, title: String, page: Int, y: Double) -> Int32 {
+        cairo_pdf_surface_add_outline(pointer, parent ?? Int32(CAIRO_PDF_OUTLINE_ROOT), title, "page=\(page) pos=[0 \(y)]",
+                                      CAIRO_PDF_OUTLINE_FLAG_OPEN)
+    }
+
     /// PDF metadata entries.
     enum PDFMetadataKey {
-        case title, author, creator, createDate, modDate
+        case title, subject, author, creator, createDate, modDate
         var cairo: cairo_pdf_metadata_t {
             switch self {
             case .title: CAIRO_PDF_METADATA_TITLE
+            case .subject: CAIRO_PDF_METADATA_SUBJECT
             case .author: CAIRO_PDF_METADATA_AUTHOR
             case .creator: CAIRO_PDF_METADATA_CREATOR
             case .createDate: CAIRO_PDF_METADATA_CREATE_DATE

@@ -21,7 +21,10 @@ public final class PDFDocument {
     private var surface: CairoSurface?
     private var context: CairoContext?
     private let title: String?
+    private let subject: String?
     private let creationDate: String
+    /// Pages added so far.
+    public private(set) var pageCount = 0
     private var finished = false
     /// Set when a page's drawing threw: that page is half drawn, so the document cannot go on.
     private var failed = false
@@ -32,10 +35,12 @@ public final class PDFDocument {
     /// Creates an empty document.
     /// - Parameters:
     ///   - title: the document title, or `nil` for none; default `nil`.
+    ///   - subject: what the document is about, or `nil` for none; default `nil`.
     ///   - creationDate: creation and modification date as ISO 8601 (`2026-01-31T12:00:00Z`), or `nil` for
     ///     ``defaultCreationDate``; default `nil`.
-    public init(title: String? = nil, creationDate: String? = nil) {
+    public init(title: String? = nil, subject: String? = nil, creationDate: String? = nil) {
         self.title = title
+        self.subject = subject
         self.creationDate = creationDate ?? Self.defaultCreationDate
     }
 
@@ -63,6 +68,7 @@ public final class PDFDocument {
             surface.setPDFMetadata(.createDate, creationDate)
             surface.setPDFMetadata(.modDate, creationDate)
             if let title { surface.setPDFMetadata(.title, title) }
+            if let subject { surface.setPDFMetadata(.subject, subject) }
             context = try CairoContext(surface: surface)
             self.surface = surface
             self.context = context
@@ -71,7 +77,28 @@ public final class PDFDocument {
         do { try draw(CairoTarget(context: context)) } catch { context.restore(); failed = true; throw error }
         context.restore()
         context.showPage()
+        pageCount += 1
         try context.check()
+    }
+
+    /// Adds an outline entry (a bookmark in a viewer's side bar) that opens a page at a given height.
+    /// - Parameters:
+    ///   - title: the entry's text.
+    ///   - page: the page, from 1 to ``pageCount`` (a page added already).
+    ///   - y: where on the page, in points from its top; default 0.
+    ///   - parent: the entry this one sits under, as returned by an earlier call, or `nil` for the top level.
+    /// - Returns: the entry's id, to nest entries under it.
+    /// - Throws: ``RenderError/invalidOption(option:message:)`` for a page that was not added, or a finished
+    ///   document.
+    @discardableResult
+    public func addOutlineEntry(_ title: String, page: Int, y: Double = 0, parent: Int? = nil) throws(RenderError) -> Int {
+        guard let surface, !finished, !failed else {
+            throw .invalidOption(option: "outline", message: "the document has no open page to point at")
+        }
+        guard (1...pageCount).contains(page), y.isFinite else {
+            throw .invalidOption(option: "outline", message: "page \(page) is not one of the \(pageCount) pages added")
+        }
+        return Int(surface.addPDFOutline(parent: parent.map { Int32(truncatingIfNeeded: $0) }, title: title, page: page, y: y))
     }
 
     static let failedMessage = "an earlier page failed while drawing; start a new document"

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: Apache-2.0
+import CPango
+public import SignatureInk
+
+/// A piece of a ``Paragraph`` with its emphasis and, for a link, its target.
+public struct TextRun: Sendable, Hashable {
+    /// The text, drawn as it is: no markup in it is read.
+    public var text: String
+    /// Whether the run is bold; default `false`.
+    public var bold: Bool
+    /// Whether the run is italic; default `false`.
+    public var italic: Bool
+    /// The address the run links to, or `nil`; default `nil`. In a PDF it becomes a link annotation over the run.
+    public var link: String?
+
+    /// Creates a run.
+    /// - Parameters:
+    ///   - text: the text.
+    ///   - bold: bold, default `false`.
+    ///   - italic: italic, default `false`.
+    ///   - link: link target, default `nil`.
+    public init(_ text: String, bold: Bool = false, italic: Bool = false, link: String? = nil) {
+        self.text = text
+        self.bold = bold
+        self.italic = italic
+        self.link = link
+    }
+}
+
+/// Text set in lines of a given width, by Pango with the project's fonts: shaped, bidirectional, broken at word
+/// boundaries (inside a word only when one word is wider than the line).
+///
+/// A document composer measures a paragraph with ``lines(width:)``, decides which lines fit on a page, and
+/// draws them with ``draw(lines:width:at:on:)``; a paragraph can so be broken across pages between any two lines.
+/// Lines start at the paragraph's start edge: the left for left-to-right text, the right for right-to-left text.
+public struct Paragraph: Sendable, Hashable {
+    /// The runs, in logical order.
+    public var runs: [TextRun]
+    /// The base font: size, weight, slant and language; runs add bold and italic.
+    public var font: TextFont
+    /// The distance between baselines as a multiple of the font size, in `1...3`; default 1.35.
+    public var lineSpacing: Double
+    /// Whether the lines are centred rather than set from the start edge; default `false`.
+    public var centered: Bool
+    /// The text colour; default `#212121`.
+    public var color: Color
+    /// The colour of link runs, which are also underlined; default `#1a4fa0`.
+    public var linkColor: Color
+
+    /// Creates a paragraph.
+    /// - Parameters:
+    ///   - runs: the text.
+    ///   - font: the base font.
+    ///   - lineSpacing: baseline distance in font sizes, `1...3`; default 1.35.
+    ///   - centered: centre each line; default `false`.
+    ///   - color: text colour, default `#212121`.
+    ///   - linkColor: link colour, default `#1a4fa0`.
+    public init(_ runs: [TextRun], font: TextFont, lineSpacing: Double = 1.35, centered: Bool = false,
+                color: Color = Color(red: 0x21, green: 0x21, blue: 0x21),
+                linkColor: Color = Color(red: 0x1a, green: 0x4f, blue: 0xa0)) {
+        self.runs = runs
+        self.font = font
+        self.lineSpacing = lineSpacing
+        self.centered = centered
+        self.color = color
+        self.linkColor = linkColor
+    }
+
+    /// One line of a laid-out paragraph, in output units.
+    public struct Line: Sendable, Hashable {
+        /// The line's height: the distance from its top to the next line's top.
+        public var height: Double
+        /// The distance from the line's top to its baseline.
+        public var baseline: Double
+    }
+
+    /// The paragraph laid out in `width`: its lines, top to bottom.
+    /// - Parameter width: the line length in output units, > 0.
+    /// - Throws: ``RenderError/invalidOption(option:message:)`` for a bad width, size or spacing;
+    ///   ``RenderError/text(_:)`` when the fonts cannot be loaded.
+    public func lines(width: Double) throws(RenderError) -> [Line] {
+        try withLayout(width: width) { layout, _ in Self.lineBoxes(layout).map { Line(height: $0.height, baseline: $0.baseline) } }
+    }
+
+    /// The characters no font of the set has, in text order without repeats (see ``TextCoverage``).
+    public func missingCharacters() throws(RenderError) -> [Unicode.Scalar] {
+        try TextCoverage.missingCharacters(in: runs.map(\.text).joined(), font: font)
+    }
+
+    /// Draws some of the paragraph's lines, the first of them with its top at `origin.y`.
+    /// - Parameters:
+    ///   - lines: which lines, as indices into ``lines(width:)``; an empty range draws nothing.
+    ///   - width: the line length given to ``lines(width:)``.
+    ///   - origin: the top-left corner of the first line drawn, in the target's user space.
+    ///   - target: where to draw; on a PDF page, link runs become link annotations.
+    /// - Throws: ``RenderError`` for a bad width or range, missing fonts, or when Cairo fails.
+    public func draw(lines: Range<Int>, width: Double, at origin: Point, on target: CairoTarget) throws(RenderError) {
+        guard !lines.isEmpty else { return }
+        let context = try CairoContext(borrowing: target.unsafeContext)
+        try withLayout(width: width) { (layout, links) throws(RenderError) in
+            let boxes = Self.lineBoxes(layout)
+            guard lines.lowerBound >= 0, lines.upperBound <= boxes.count else {
+                throw .invalidOption(option: "lines", message: "\(lines) is outside the paragraph's \(boxes.count) lines")
+            }
+            let top = boxes[lines.lowerBound].top
+            context.save()
+            context.setSource(color)
+            for index in lines {
+                let box = boxes[index]
+                guard let line = pango_layout_get_line_readonly(layout, Int32(index)) else { continue }
+                let baseline = Point(origin.x + box.x, origin.y + box.top - top + box.baseline)
+                context.moveTo(baseline)
+                pango_cairo_show_layout_line(context.pointer, line)
+                context.newPath()
+                for area in Self.linkAreas(of: line, links: links) {
+                    let rect = Rect(x: baseline.x + area.x, y: baseline.y + area.y, width: area.width, height: area.height)
+                    context.link(to: area.target, over: rect)
+                }
+            }
+            context.restore()
+            try context.check()
+        }
+    }
+
+    // MARK: Layout
+
+    /// Where a line sits in the layout, in output units.
+    private struct LineBox {
+        var x: Double, top: Double, height: Double, baseline: Double
+    }
+
+    /// A link run's byte range in the layout's text and its target.
+    private struct LinkRange {
+        var bytes: Range<Int>
+        var target: String
+    }
+
+    /// Makes the Pango layout of the paragraph in `width` and runs `body` with it, under the fonts' lock.
+    private func withLayout<R>(width: Double, _ body: (OpaquePointer, [LinkRange]) throws(RenderError) -> R)
+        throws(RenderError) -> R {
+        guard width > 0, width.isFinite, width < 1_000_000 else {
+            throw .invalidOption(option: "width", message: "\(width); must be a positive number of units")
+        }
+        guard (1...3).contains(lineSpacing) else {
+            throw .invalidOption(option: "line spacing", message: "\(lineSpacing); must be in 1...3")
+        }
+        let line = TextLine(text: runs.map(\.text).joined(), font: font)
+        return try line.withLayout { (layout) throws(RenderError) -> R in
+            let scale = Double(PANGO_SCALE)
+            pango_layout_set_single_paragraph_mode(layout, 0)
+            pango_layout_set_width(layout, Int32((width * scale).rounded(.down)))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            pango_layout_set_alignment(layout, centered ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
+            pango_layout_set_line_spacing(layout, Float(lineSpacing))
+            var links: [LinkRange] = []
+            guard let attributes = pango_attr_list_new() else { throw .text("Pango could not make an attribute list") }
+            defer { pango_attr_list_unref(attributes) }
+            var start = 0
+            for run in runs {
+                let end = start + run.text.utf8.count
+                func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?) {
+                    guard let attribute else { return }
+                    attribute.pointee.start_index = UInt32(start)
+                    attribute.pointee.end_index = UInt32(end)
+                    pango_attr_list_insert(attributes, attribute)
+                }
+                if run.bold { add(pango_attr_weight_new(PANGO_WEIGHT_BOLD)) }
+                if run.italic { add(pango_attr_style_new(PANGO_STYLE_ITALIC)) }
+                if let target = run.link, end > start {
+                    let c = linkColor
+                    add(pango_attr_foreground_new(UInt16(c.red) * 257, UInt16(c.green) * 257, UInt16(c.blue) * 257))
+                    add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE))
+                    links.append(LinkRange(bytes: start..<end, target: target))
+                }
+                start = end
+            }
+            pango_layout_set_attributes(layout, attributes)
+            return try body(layout, links)
+        }
+    }
+
+    /// Every line's place in the layout.
+    private static func lineBoxes(_ layout: OpaquePointer) -> [LineBox] {
+        guard let iterator = pango_layout_get_iter(layout) else { return [] }
+        defer { pango_layout_iter_free(iterator) }
+        let scale = Double(PANGO_SCALE)
+        var boxes: [LineBox] = []
+        repeat {
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iterator, nil, &logical)
+            var y0: Int32 = 0, y1: Int32 = 0
+            pango_layout_iter_get_line_yrange(iterator, &y0, &y1)
+            let baseline = Double(pango_layout_iter_get_baseline(iterator))
+            boxes.append(LineBox(x: Double(logical.x) / scale, top: Double(y0) / scale, height: Double(y1 - y0) / scale,
+                                 baseline: (baseline - Double(y0)) / scale))
+        } while pango_layout_iter_next_line(iterator) != 0
+        return boxes
+    }
+
+    /// The rectangles of a line's link runs, relative to the line's baseline start.
+    private static func linkAreas(of line: UnsafeMutablePointer<PangoLayoutLine>, links: [LinkRange])
+        -> [(x: Double, y: Double, width: Double, height: Double, target: String)] {
+        guard !links.isEmpty else { return [] }
+        let scale = Double(PANGO_SCALE)
+        var areas: [(x: Double, y: Double, width: Double, height: Double, target: String)] = []
+        var x = 0.0
+        var node = line.pointee.runs
+        while let current = node {
+            defer { node = current.pointee.next }
+            guard let run = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
+                  let item = run.pointee.item, let glyphs = run.pointee.glyphs else { continue }
+            var logical = PangoRectangle()
+            pango_glyph_string_extents(glyphs, item.pointee.analysis.font, nil, &logical)
+            let offset = Int(item.pointee.offset)
+            if let link = links.first(where: { $0.bytes.contains(offset) }) {
+                areas.append((x + Double(logical.x) / scale, Double(logical.y) / scale, Double(logical.width) / scale,
+                              Double(logical.height) / scale, link.target))
+            }
+            x += Double(logical.width) / scale
+        }
+        return areas
+    }
+}
