@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SAMPLES := $(wildcard SampleStrokes/*.json)
 
-.PHONY: all deps build test demo bench bench-check bench-update fuzz sanitize clean
+.PHONY: all deps build test docs demo bench bench-check bench-update fuzz sanitize clean
 
 all: build
 
@@ -38,6 +38,12 @@ test: deps
 	@if grep -E "^/.*/(Sources|Tests)/.*: warning:" .build-log.txt; then echo "error: warnings in the build" >&2; exit 1; fi
 	@rm -f .build-log.txt
 	$(SWIFT) test
+
+# Builds the DocC documentation of every library, articles included, into .build/plugins/Swift-DocC/outputs/;
+# a broken symbol link or any other DocC warning fails it.
+DOC_TARGETS := SignatureInk SignatureInkFormats SignatureInkRender
+docs: deps
+	$(SWIFT) package generate-documentation $(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors
 
 # Builds the libFuzzer targets in Fuzz/ (one per decoder, auto-detection and rendering) and runs each for
 # FUZZ_SECONDS seconds from a seed corpus; a crash fails the run and leaves its input in fuzz-out/crashes/.

@@ -90,3 +90,36 @@ import Testing
         #expect(raw.contains("/Subject (Study ABC)"))
     }
 }
+
+@Suite struct PageImageTests {
+    @Test func aPageDrawnAsAnImageMatchesItsPDF() throws {
+        let paragraph = Paragraph([TextRun(ParagraphTests.words(30))], font: TextFont(size: 12))
+        func draw(_ page: CairoTarget) throws(RenderError) {
+            try paragraph.draw(lines: 0..<2, width: 200, at: Point(20, 20), on: page)
+        }
+        let image = try DecodedPNG(PageImage.png(width: 240, height: 100, dpi: 144, draw: draw))
+        #expect(image.width == 480 && image.height == 200)
+        #expect(abs((image.pixelsPerInch ?? 0) - 144) < 0.01)  // pHYs holds whole pixels per metre
+        let document = PDFDocument()
+        try document.addPage(width: 240, height: 100) { page in try draw(page) }
+        let reference = try PDFInspection.rasterize(document.finish(), dpi: 144)
+        // The same glyphs in the same places: every dark pixel of each has a dark pixel of the other within one
+        // pixel (the two rasterisers antialias edges differently).
+        func dark(_ image: DecodedPNG, _ x: Int, _ y: Int) -> Bool {
+            x >= 0 && y >= 0 && x < image.width && y < image.height && image.pixel(x: x, y: y).red < 128
+        }
+        func near(_ image: DecodedPNG, _ x: Int, _ y: Int) -> Bool {
+            (-1...1).contains { dx in (-1...1).contains { dy in dark(image, x + dx, y + dy) } }
+        }
+        var count = 0, unmatched = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                if dark(image, x, y) { count += 1; if !near(reference, x, y) { unmatched += 1 } }
+                if dark(reference, x, y), !near(image, x, y) { unmatched += 1 }
+            }
+        }
+        #expect(count > 1000)
+        #expect(Double(unmatched) < 0.01 * Double(count), "\(unmatched) of \(count)")
+        #expect(throws: RenderError.self) { try PageImage.png(width: 240, height: 100, dpi: 5000) { _ throws(RenderError) in } }
+    }
+}
