@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: Apache-2.0
+import SignatureInk
+
+/// One piece of a ``PagedDocument``'s content, in reading order.
+public enum DocumentBlock: Sendable {
+    /// A heading in bold: level 1 (a document title), 2 (a section) or 3; kept on a page with what follows it.
+    /// With `bookmark`, the PDF's outline gets an entry for it (level 3 entries nest under level 2, level 2 under
+    /// level 1).
+    case heading(String, level: Int, bookmark: Bool)
+    /// A paragraph, broken across pages between lines when it does not fit.
+    case paragraph(Paragraph)
+    /// A list item: the marker (`•`, `1.`) at the start edge and the paragraph indented after it.
+    case listItem(Paragraph, marker: String)
+    /// A signature block, never broken: the ink over a line with the name and date under it. `height` is in
+    /// points, `48...400`; the block is as wide as the column, at most 320 points.
+    case signature(SignatureBlock, height: Double)
+    /// Vertical space in points, `0...720`; dropped at the top of a page.
+    case space(Double)
+    /// The next block starts a new page.
+    case pageBreak
+}
+
+/// A multi-page document laid out from ``DocumentBlock``s: paragraphs broken between lines (never inside one, and
+/// never leaving a heading alone at the foot of a page), a running header with the title, a footer with the page
+/// number, outline entries for headings, and vector signatures. It is written as a PDF, or any page as a PNG.
+///
+/// The same blocks, setup and date give the same bytes.
+public struct PagedDocument: Sendable {
+    /// The content, in reading order.
+    public var blocks: [DocumentBlock]
+    /// Paper and margins.
+    public var setup: PageSetup
+    /// The document title: PDF metadata and the running header; empty for none.
+    public var title: String
+    /// PDF metadata subject; empty for none.
+    public var subject: String
+    /// The footer, with `{n}` for the page number and `{N}` for the page count; empty for none. Default
+    /// `Page {n} of {N}`.
+    public var footer: String
+    /// BCP 47 language of the text, for the glyph forms of the headings, header and footer; default `und`.
+    public var language: String
+    /// The PDF's creation date, ISO 8601; `nil` for ``PDFDocument/defaultCreationDate``.
+    public var creationDate: String?
+
+    /// Creates a document.
+    /// - Parameters:
+    ///   - blocks: the content.
+    ///   - setup: paper and margins; default ``PageSetup/a4``.
+    ///   - title: title for the metadata and header; default empty.
+    ///   - subject: metadata subject; default empty.
+    ///   - footer: footer template; default `Page {n} of {N}`.
+    ///   - language: BCP 47 tag; default `und`.
+    ///   - creationDate: ISO 8601 creation date; default `nil`.
+    public init(blocks: [DocumentBlock], setup: PageSetup = .a4, title: String = "", subject: String = "",
+                footer: String = "Page {n} of {N}", language: String = "und", creationDate: String? = nil) {
+        self.blocks = blocks
+        self.setup = setup
+        self.title = title
+        self.subject = subject
+        self.footer = footer
+        self.language = language
+        self.creationDate = creationDate
+    }
+
+    /// Most blocks in one document.
+    public static let maxBlocks = 20_000
+
+    /// The number of pages the blocks take.
+    /// - Throws: ``RenderError`` for a bad setup or block, or when the fonts cannot be loaded.
+    public func pageCount() throws(RenderError) -> Int { try paginate().count }
+
+    /// The document as a PDF: fonts embedded as subsets, signatures as vector paths, an outline entry for each
+    /// bookmarked heading.
+    /// - Throws: ``RenderError`` for a bad setup or block, missing fonts, or a Cairo failure.
+    public func pdf() throws(RenderError) -> [UInt8] {
+        let pages = try paginate()
+        let document = PDFDocument(title: title.isEmpty ? nil : title, subject: subject.isEmpty ? nil : subject,
+                                   creationDate: creationDate)
+        for (index, items) in pages.enumerated() {
+            try document.addRenderedPage(width: setup.width, height: setup.height) { (page) throws(RenderError) in
+                try draw(items, page: index + 1, of: pages.count, on: page)
+            }
+        }
+        var parents: [Int: Int] = [:]  // level -> id of the last entry at that level
+        for (index, items) in pages.enumerated() {
+            for case let .bookmark(text, level, y) in items {
+                let parent = (1..<level).reversed().lazy.compactMap { parents[$0] }.first
+                parents[level] = try document.addOutlineEntry(text, page: index + 1, y: y, parent: parent)
+                for deeper in (level + 1)...4 { parents[deeper] = nil }
+            }
+        }
+        return try document.finish()
+    }
+
+    /// One page as a PNG, for a review screen.
+    /// - Parameters:
+    ///   - page: the page, from 1.
+    ///   - dpi: pixels per inch, `18...1200`; default 96.
+    /// - Throws: ``RenderError`` for a page that does not exist, or as ``pdf()``.
+    public func png(page: Int, dpi: Double = 96) throws(RenderError) -> [UInt8] {
+        let pages = try paginate()
+        guard (1...pages.count).contains(page) else {
+            throw .invalidOption(option: "page", message: "\(page) is not one of the \(pages.count) pages")
+        }
+        return try PageImage.png(width: setup.width, height: setup.height, dpi: dpi) { (target) throws(RenderError) in
+            try draw(pages[page - 1], page: page, of: pages.count, on: target)
+        }
+    }
+
+    // MARK: Layout
+
+    /// Something placed on a page, at a height in points from the page's top.
+    enum Item {
+        case lines(Paragraph, Range<Int>, x: Double, y: Double, width: Double)
+        case marker(TextLine, x: Double, baseline: Double)
+        case signature(SignatureBlock, Rect)
+        case bookmark(String, level: Int, y: Double)
+    }
+
+    /// Heading paragraphs by level: size and the space above them.
+    private func heading(_ text: String, level: Int) -> (paragraph: Paragraph, spaceBefore: Double) {
+        let size: Double = level == 1 ? 20 : level == 2 ? 14 : 12
+        let font = TextFont(size: size, bold: true, language: language)
+        return (Paragraph([TextRun(text)], font: font, lineSpacing: 1.05), size * (level == 1 ? 0 : 0.9))
+    }
+
+    /// Width of a list item's marker column.
+    static func indent(_ font: TextFont) -> Double { font.size * 1.6 }
+
+    /// Places every block on pages.
+    func paginate() throws(RenderError) -> [[Item]] {
+        try setup.validate()
+        guard blocks.count <= Self.maxBlocks else {
+            throw .limitExceeded(what: "document blocks", limit: Self.maxBlocks, actual: blocks.count)
+        }
+        let top = setup.margin, bottom = setup.height - setup.margin, width = setup.columnWidth
+        var pages: [[Item]] = [[]]
+        var y = top
+        func newPage() { pages.append([]); y = top }
+        func place(_ item: Item) { pages[pages.count - 1].append(item) }
+        /// The first line's height of block `i`, to keep a heading with it.
+        func firstLineHeight(_ i: Int) throws(RenderError) -> Double {
+            guard i < blocks.count else { return 0 }
+            switch blocks[i] {
+            case let .paragraph(p): return try p.lines(width: width).first?.height ?? 0
+            case let .listItem(p, _): return try p.lines(width: width - Self.indent(p.font)).first?.height ?? 0
+            case let .signature(_, height): return height
+            case let .heading(text, level, _): return try heading(text, level: level).paragraph.lines(width: width).first?.height ?? 0
+            case .space, .pageBreak: return 0
+            }
+        }
+        /// Places a paragraph's lines from `y`, breaking between lines where the page ends: no line alone at a
+        /// page's foot when more follow, none alone at the top of the next.
+        func flow(_ p: Paragraph, x: Double, width: Double, marker: String?) throws(RenderError) {
+            let lines = try p.lines(width: width)
+            var start = 0
+            while start < lines.count {
+                var fit = 0, used = 0.0
+                while start + fit < lines.count, y + used + lines[start + fit].height <= bottom {
+                    used += lines[start + fit].height
+                    fit += 1
+                }
+                let left = lines.count - start - fit
+                if fit == 1 && left > 0 && y > top { fit = 0 }  // a first line alone at the foot
+                if left == 1 && fit >= 3 { fit -= 1 }  // a last line alone at the top of the next page
+                if fit == 0 {
+                    if y > top { newPage(); continue }
+                    fit = 1  // a line taller than the page: it goes alone
+                }
+                if start == 0, let marker {
+                    let line = TextLine(text: marker, font: p.font)
+                    let markerX = x - Self.indent(p.font)
+                    place(.marker(line, x: markerX, baseline: y + lines[0].baseline))
+                }
+                place(.lines(p, start..<(start + fit), x: x, y: y, width: width))
+                y += lines[start..<(start + fit)].reduce(0) { $0 + $1.height }
+                start += fit
+                if start < lines.count { newPage() }
+            }
+            y += p.font.size * 0.5
+        }
+        for (i, block) in blocks.enumerated() {
+            switch block {
+            case .pageBreak:
+                if !(pages.last ?? []).isEmpty { newPage() }
+            case let .space(height):
+                guard height.isFinite, (0...720).contains(height) else {
+                    throw .invalidOption(option: "space", message: "\(height) pt is outside 0...720")
+                }
+                if y > top { y += height }
+                if y > bottom { newPage() }
+            case let .heading(text, level, bookmark):
+                guard (1...3).contains(level) else {
+                    throw .invalidOption(option: "heading level", message: "\(level); must be 1, 2 or 3")
+                }
+                let (paragraph, spaceBefore) = heading(text, level: level)
+                let lines = try paragraph.lines(width: width)
+                let needed = (y > top ? spaceBefore : 0) + lines.reduce(0) { $0 + $1.height } + (try firstLineHeight(i + 1))
+                if y > top && y + needed > bottom { newPage() } else if y > top { y += spaceBefore }
+                if bookmark { place(.bookmark(text, level: level, y: y)) }
+                try flow(paragraph, x: setup.margin, width: width, marker: nil)
+                y -= paragraph.font.size * 0.25
+            case let .paragraph(p):
+                try flow(p, x: setup.margin, width: width, marker: nil)
+            case let .listItem(p, marker):
+                let indent = Self.indent(p.font)
+                try flow(p, x: setup.margin + indent, width: width - indent, marker: marker)
+            case let .signature(block, height):
+                guard height.isFinite, (48...400).contains(height) else {
+                    throw .invalidOption(option: "signature height", message: "\(height) pt is outside 48...400")
+                }
+                if y > top && y + height > bottom { newPage() }
+                place(.signature(block, Rect(x: setup.margin, y: y, width: Swift.min(width, 320), height: height)))
+                y += height + 12
+            }
+        }
+        if pages.count > 1, pages[pages.count - 1].isEmpty { pages.removeLast() }
+        return pages
+    }
+
+    /// Draws one page: its items, then the header and footer.
+    private func draw(_ items: [Item], page: Int, of count: Int, on target: CairoTarget) throws(RenderError) {
+        for item in items {
+            switch item {
+            case let .lines(p, range, x, y, width):
+                try p.draw(lines: range, width: width, at: Point(x, y), on: target)
+            case let .marker(line, x, baseline):
+                let context = try CairoContext(borrowing: target.unsafeContext)
+                context.setSource(Color(red: 0x21, green: 0x21, blue: 0x21))
+                try line.draw(anchor: .start, at: Point(x, baseline), on: context)
+            case let .signature(block, rect):
+                try block.draw(in: rect, on: target)
+            case .bookmark:
+                break
+            }
+        }
+        let context = try CairoContext(borrowing: target.unsafeContext)
+        context.setSource(Color(red: 0x75, green: 0x75, blue: 0x75))
+        let small = TextFont(size: 8, language: language)
+        if !title.isEmpty {
+            try TextLine(text: title, font: small).draw(anchor: .start, at: Point(setup.margin, setup.margin * 0.55), on: context)
+        }
+        if !footer.isEmpty {
+            let text = footer.replacing("{n}", with: String(page)).replacing("{N}", with: String(count))
+            try TextLine(text: text, font: small).draw(anchor: .middle, at: Point(setup.width / 2, setup.height - setup.margin * 0.45),
+                                                      on: context)
+        }
+    }
+}
