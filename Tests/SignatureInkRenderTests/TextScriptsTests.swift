@@ -118,8 +118,8 @@ import Testing
         #expect(try renderer.svg(Self.signature) == renderer.svg(Self.signature))
         let pdfA = try renderer.pdf(Self.signature), pdfB = try renderer.pdf(Self.signature)
         let at = zip(pdfA, pdfB).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(pdfA == pdfB, "\(pdfA.count) and \(pdfB.count) bytes, first difference at \(at ?? -1): "
-                + String(decoding: pdfA[Swift.max(0, (at ?? 0) - 80)..<Swift.min(pdfA.count, (at ?? 0) + 80)], as: UTF8.self))
+        let around = String(decoding: pdfA[Swift.max(0, (at ?? 0) - 80)..<Swift.min(pdfA.count, (at ?? 0) + 80)], as: UTF8.self)
+        #expect(pdfA == pdfB, "\(pdfA.count) and \(pdfB.count) bytes, first difference at \(at ?? -1): \(around)")
         let block = SignatureBlock(signature: Self.signature, signerName: name)
         #expect(try block.pdf() == block.pdf())
     }
