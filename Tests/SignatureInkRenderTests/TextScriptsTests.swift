@@ -133,6 +133,26 @@ import Testing
         #expect(reported.count == 1 && reported[0].decoration == "watermark" && reported[0].characters == ["ༀ"])
     }
 
+    @Test func onlyTheProjectsFontsAreUsed() throws {
+        // U+2654 is in DejaVu Sans and in Noto Sans Symbols2, both installed on Debian hosts beside the project's
+        // fonts (the second in the same folder); neither is in the set, so the character stays missing.
+        #expect(try TextCoverage.missingCharacters(in: "♔") == ["♔"])
+    }
+
+    @Test func cairosToyTextAPIIsGone() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") } ?? []
+        #expect(files.count > 50)
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for call in ["cairo_show_text", "cairo_select_font_face", "cairo_text_extents", "cairo_set_font_size"] {
+                #expect(!text.contains(call), "\(file) calls \(call)")
+            }
+        }
+    }
+
     @Test func pdfEmbedsFontSubsetsAndSVGHasNoFontDependency() throws {
         let name = "Zoë محمد 山田"
         let options = RenderOptions(decorations: Decorations(watermark: name))
