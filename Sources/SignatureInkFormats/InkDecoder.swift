@@ -29,7 +29,7 @@ public struct DecodeResult: Sendable {
 ///
 /// Every format maps to the model the same way: positions in canvas units with y down (CSS pixels unless
 /// the format's units say otherwise), `t` in milliseconds after the first sample, the first sample's
-/// absolute time in ``Signature/startTime`` when the file gives epoch milliseconds, pressure in `0...1`,
+/// absolute time in `Signature.startTime` when the file gives epoch milliseconds, pressure in `0...1`,
 /// angles in radians. Bad values get one defined treatment in every format:
 ///
 /// | input | behaviour |

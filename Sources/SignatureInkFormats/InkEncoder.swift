@@ -7,7 +7,7 @@ public import SignatureInk
 /// What each format keeps: the native format and InkML keep everything (samples, all channels, canvas,
 /// start time, metadata); signature_pad keeps positions, times and pressure (a missing pressure becomes
 /// 0) and its pen settings from ``InkMetadataKey``; the stroke list keeps positions, times and pressure.
-/// Times are written as ``Signature/startTime`` plus `t` where the format has absolute times, so a
+/// Times are written as `Signature.startTime` plus `t` where the format has absolute times, so a
 /// fractional `t` may come back differing in the last bits (under 0.001 ms for epoch start times).
 public struct InkEncoder: Sendable {
     /// Creates an encoder.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// The ``SignatureInk/Signature/metadata`` keys the decoders fill and the encoders read.
+/// The `Signature.metadata` keys the decoders fill and the encoders read.
 ///
 /// A key applies to the whole signature. A key followed by a stroke index in brackets, such as
-/// `pen.color[3]`, overrides it for that one stroke (index into ``SignatureInk/Signature/strokes``, after
+/// `pen.color[3]`, overrides it for that one stroke (index into `Signature.strokes`, after
 /// empty strokes were skipped); ``strokeKey(_:_:)`` builds one. Numbers are stored as the shortest decimal
 /// text that reads back as the same `Double`, so a decode-encode round trip keeps them exactly.
 public enum InkMetadataKey {

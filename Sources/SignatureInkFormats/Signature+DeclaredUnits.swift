@@ -2,7 +2,7 @@
 public import SignatureInk
 
 extension Signature {
-    /// Canvas units per inch as the file declared them: the canvas's ``Canvas/unitsPerInch``, else the
+    /// Canvas units per inch as the file declared them: the canvas's `Canvas.unitsPerInch`, else the
     /// ``InkMetadataKey/deviceUnitsPerInch`` a decoder kept for tablet units (SVC2004: 2540), else `nil`
     /// when nothing was declared (the units are then taken as CSS pixels, 96 per inch).
     ///

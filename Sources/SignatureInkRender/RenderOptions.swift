@@ -11,13 +11,13 @@ public struct RenderOptions: Sendable, Hashable {
     public var scale: Double
     /// Ink colour; default opaque black.
     public var penColor: Color
-    /// Background; default ``Color/clear`` (transparent).
+    /// Background; default `Color.clear` (transparent).
     public var background: Color
     /// How samples become ink: smoothing, widths (from pressure, else speed) and tapers, with lengths in output
-    /// units; default ``PenStyle/default`` (1 to 3 units wide). Widths must be in `(0, 1000]`.
+    /// units; default `PenStyle.default` (1 to 3 units wide). Widths must be in `(0, 1000]`.
     public var penStyle: PenStyle
     /// A constant pen width in output units: reads the style's widest line; setting it makes the style
-    /// ``PenStyle/constant(_:)`` of that width (round caps, no tapers).
+    /// `PenStyle.constant(_:)` of that width (round caps, no tapers).
     public var penWidth: Double {
         get { Swift.max(penStyle.maxWidth, penStyle.effectiveDotWidth) }
         set { penStyle = .constant(newValue) }
@@ -47,9 +47,9 @@ public struct RenderOptions: Sendable, Hashable {
     ///   - scale: output pixels per output unit, > 0, default 1.
     ///   - penColor: ink colour, default black.
     ///   - background: background colour, default transparent.
-    ///   - penStyle: smoothing, widths and tapers in output units, default ``PenStyle/default``.
+    ///   - penStyle: smoothing, widths and tapers in output units, default `PenStyle.default`.
     ///   - penWidth: a constant pen width in output units, > 0, replacing `penStyle` with
-    ///     ``PenStyle/constant(_:)``; default `nil` (use `penStyle`).
+    ///     `PenStyle.constant(_:)`; default `nil` (use `penStyle`).
     ///   - padding: space around cropped or fitted ink in output units, >= 0, default 16.
     ///   - box: output box in output units, default `nil` (the canvas).
     ///   - framing: placement of the ink, default ``Framing/canvas``.

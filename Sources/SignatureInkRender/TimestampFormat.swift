@@ -82,7 +82,7 @@ public struct TimestampFormat: Sendable, Hashable, CustomStringConvertible {
     public var description: String { pattern }
 
     /// Writes a time.
-    /// - Parameter millisecondsSince1970: milliseconds since 1970-01-01T00:00:00Z, UTC; must be finite and fall
+    /// - Parameter ms: milliseconds since 1970-01-01T00:00:00Z, UTC; must be finite and fall
     ///   in the years 1...9999.
     /// - Returns: the text, or `nil` when the time is not finite or outside the years 1...9999.
     public func string(millisecondsSince1970 ms: Double) -> String? {

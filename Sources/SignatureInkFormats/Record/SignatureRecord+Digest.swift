@@ -4,13 +4,13 @@ import Crypto
 
 /// The digest of a saved signature, as stored beside it and checked when it is read back.
 ///
-/// The digest is the SHA-256 of ``SignatureInk/SignatureRecord/canonicalSamples``, from swift-crypto. It lives in
-/// this module rather than beside ``SignatureInk/SignatureRecord`` because the geometry core imports only the
+/// The digest is the SHA-256 of `SignatureRecord.canonicalSamples`, from swift-crypto. It lives in
+/// this module rather than beside `SignatureRecord` because the geometry core imports only the
 /// standard library (swift-crypto brings BoringSSL's C and Foundation), and a digest is needed where records are
 /// written and read, which is this module's work. Records saved by earlier versions keep their digests: the
 /// canonical encoding has not changed, and the tests check stored records against the digests they were saved with.
 extension SignatureRecord {
-    /// SHA-256 of ``SignatureInk/SignatureRecord/canonicalSamples``, as 64 lower-case hexadecimal digits.
+    /// SHA-256 of `SignatureRecord.canonicalSamples`, as 64 lower-case hexadecimal digits.
     ///
     /// Re-encoding the record's signature in any lossless format and decoding it again gives the same digest; any
     /// changed sample changes it. Computed on each access, in time linear in the samples.

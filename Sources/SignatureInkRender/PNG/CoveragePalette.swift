@@ -18,7 +18,7 @@ extension CoveragePNGEncoder {
     /// alpha; in colour within about 255 / (2 * alpha)).
     /// - Parameters:
     ///   - ink: the ink colour, straight alpha.
-    ///   - background: the colour behind the ink; default ``Color/clear`` (a transparent image).
+    ///   - background: the colour behind the ink; default `Color.clear` (a transparent image).
     ///   - opacity: a factor on the alpha of the whole image, 0...1 (clamped; NaN counts as 1), default 1,
     ///     as for a read-only view drawn faded.
     /// - Returns: 256 colours, entry `i` for coverage `i`.
