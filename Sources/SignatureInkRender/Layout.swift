@@ -22,6 +22,14 @@ struct Layout: Equatable {
     /// Maps a canvas point to output units.
     func apply(_ p: Point) -> Point { Point(p.x * inkScale + offset.x, p.y * inkScale + offset.y) }
 
+    /// Moves an ink point into output units; its radius stays as it is (pen widths are in output units).
+    func apply(_ p: InkPoint) -> InkPoint {
+        var q = p
+        q.x = p.x * inkScale + offset.x
+        q.y = p.y * inkScale + offset.y
+        return q
+    }
+
     /// The layout for `signature` under `options`.
     ///
     /// - ``Framing/canvas``: the box (else the canvas) at one output unit per canvas unit; an input with neither
