@@ -61,9 +61,9 @@ extension Color {
         case "rgb", "rgba":
             var channels: [Double] = []
             for v in args.values {
-                if let p = v.percent { channels.append(p * 2.55) } else if let n = v.plain { channels.append(n) } else { return nil }
+                if let p = v.percent { channels.append(p / 100) } else if let n = v.plain { channels.append(n / 255) } else { return nil }
             }
-            return Color(unit: channels.map { $0 / 255 }, alpha: alpha)
+            return Color(unit: channels, alpha: alpha)
         case "hsl", "hsla":
             guard let hue = args.values[0].degrees else { return nil }
             guard let s = args.values[1].percent ?? args.values[1].plain,
