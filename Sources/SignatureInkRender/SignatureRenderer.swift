@@ -102,8 +102,8 @@ public struct SignatureRenderer: Sendable {
         let context = try CairoContext(surface: surface)
         context.translate(-Double(window.x), -Double(window.y))
         context.scale(options.scale, options.scale)
+        if scene.ink.hasSignaturePadInk { context.setTolerance(Scene.signaturePadTolerance) }
         if layered {
-            context.setTolerance(Scene.layeredTolerance)
             context.setSource(Color(red: 0, green: 0, blue: 0, alpha: fillAlpha))
             for run in scene.ink.paints {
                 for fill in scene.ink.fills(of: run) {

@@ -133,6 +133,55 @@ public struct SignaturePadCurves: Sendable {
             let r = Swift.min(radii.0 + t * t * t * delta, maxRadius)
             append(InkPoint(x: p.x, y: p.y, t: a.t + (b.t - a.t) * t, radius: r), to: &points, from: first)
         }
+        thin(&points, from: first)
+    }
+
+    /// Largest distance, in canvas units, by which leaving out circles may move the outline (their centres from
+    /// the chord between the kept ones, and their radii from the radius interpolated along it): 0.02, a fiftieth
+    /// of a CSS pixel.
+    static let thinningTolerance = 0.02
+    /// Most circles one kept step may stand for, so that thinning costs a bounded amount per circle.
+    static let longestThinnedRun = 24
+
+    /// Leaves out the circles of `points[first...]` that the capsule between their neighbours already covers
+    /// within ``thinningTolerance``: signature_pad draws two a pixel, and along a gentle stretch most of them add
+    /// nothing to the union.
+    private func thin(_ points: inout [InkPoint], from first: Int) {
+        guard points.count - first > 2 else { return }
+        let tol = Self.thinningTolerance
+        var write = first + 1  // points[first] is kept
+        var anchor = first
+        var j = first + 2
+        while j < points.count {
+            let a = points[anchor], b = points[j]
+            let dx = b.x - a.x, dy = b.y - a.y
+            let length = (dx * dx + dy * dy).squareRoot()
+            var covered = j - anchor <= Self.longestThinnedRun && length > 0
+            var m = anchor + 1
+            while covered && m < j {
+                let p = points[m]
+                let u = ((p.x - a.x) * dx + (p.y - a.y) * dy) / (length * length)
+                let off = abs((p.x - a.x) * dy - (p.y - a.y) * dx) / length
+                let r = a.radius + (b.radius - a.radius) * Swift.min(1, Swift.max(0, u))
+                covered = u >= 0 && u <= 1 && off + abs(p.radius - r) <= tol
+                m += 1
+            }
+            if !covered {
+                // Keep the last circle that was still covered, and start again from it.
+                anchor = j - 1
+                points[write] = points[anchor]
+                write += 1
+            }
+            j += 1
+        }
+        points[write] = points[points.count - 1]
+        write += 1
+        // Distances along the kept chain.
+        for i in (first + 1)..<write {
+            let p = points[i - 1], q = points[i]
+            points[i].distance = p.distance + ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
+        }
+        points.removeSubrange(write...)
     }
 
     /// Appends a circle, keeping the run a chain of circles none of which holds its neighbour (the outline

@@ -29,6 +29,9 @@ struct InkGeometry {
     /// signature_pad fills each curve on its own, so translucent ink builds up where curves overlap. Empty
     /// when every run is one fill.
     var fillBreaks: [Int] = []
+    /// Whether the ink holds strokes redrawn as signature_pad draws them, whose small round dots need Cairo's
+    /// curves flattened finely (see ``Scene/signaturePadTolerance``).
+    var hasSignaturePadInk = false
 
     /// The element ranges filled one after another to draw `run`: the run split at ``fillBreaks``.
     func fills(of run: PaintRun) -> [Range<Int>] {
@@ -86,25 +89,29 @@ struct InkGeometry {
         var curvePoints: [InkPoint] = []
         var curveEnds: [Int] = []
         var breaks: [Int] = []
+        var signaturePadInk = false
         let parts = options.recordedPen
         for (index, stroke) in signature.strokes.enumerated() {
             let start = path.elements.count
             let pen = signature.pen(ofStroke: index)
             if let pen, parts.contains(.widths) {
                 if case .signaturePad = pen.widthModel {
+                    signaturePadInk = true
                     let curves = SignaturePadCurves(pen: pen, style: options.penStyle)
                     if let dot = curves.inkPoints(of: stroke, into: &curvePoints, curveEnds: &curveEnds) {
-                        if start > 0 { breaks.append(start) }
+                        // Translucent ink builds up where signature_pad's curves overlap: each curve is its own
+                        // fill. Opaque ink looks the same filled at once, which is much cheaper.
+                        let layered = pen.color.alpha < 255
+                        if layered && start > 0 { breaks.append(start) }
                         outliner.appendOutline(of: [moved ? layout.apply(dot) : dot], isDot: true, to: &path)
                         if moved { for i in curvePoints.indices { curvePoints[i] = layout.apply(curvePoints[i]) } }
                         var first = 0
                         for end in curveEnds {
-                            breaks.append(path.elements.count)
-                            let curve = Array(curvePoints[first..<end])
-                            outliner.appendOutline(of: curve, isDot: curve.count == 1, to: &path)
+                            if layered { breaks.append(path.elements.count) }
+                            outliner.appendOutline(of: curvePoints[first..<end], isDot: end - first == 1, to: &path)
                             first = end
                         }
-                        breaks.append(path.elements.count)
+                        if layered { breaks.append(path.elements.count) }
                     }
                 } else {
                     var penStyle = pen.applied(to: style)
@@ -126,7 +133,8 @@ struct InkGeometry {
                 paints.append(PaintRun(elements: start..<end, color: color, blend: blend))
             }
         }
-        return InkGeometry(path: path, strokeRanges: ranges, paints: paints, fillBreaks: breaks)
+        return InkGeometry(path: path, strokeRanges: ranges, paints: paints, fillBreaks: breaks,
+                           hasSignaturePadInk: signaturePadInk)
     }
 
     /// Outlines one stroke with `outliner`, moving its samples into output units as they are read.

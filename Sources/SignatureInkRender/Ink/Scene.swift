@@ -30,10 +30,10 @@ struct Scene {
         }
     }
 
-    /// Cairo's flattening tolerance for ink filled curve by curve (signature_pad's pens), in device pixels: its
-    /// default, 0.1, cuts each small round dot's chords inside the circle and loses a few percent of its area,
-    /// which a browser's canvas does not; this keeps a 2-pixel dot within half a percent.
-    static let layeredTolerance = 0.01
+    /// Cairo's flattening tolerance for ink redrawn as signature_pad draws it, in device pixels: its default,
+    /// 0.1, cuts each small round dot's chords inside the circle and loses a few percent of its area, which a
+    /// browser's canvas does not; this keeps a 2-pixel dot within half a percent.
+    static let signaturePadTolerance = 0.01
 
     /// Farthest the outline given to a vector surface may be from the outline a raster fills, in output units:
     /// the straight-run budget the SVG writer has at its default precision.
@@ -63,13 +63,13 @@ struct Scene {
         let grouped = options.opacity < 1 || erases
         if grouped { context.pushGroup() }
         drawDecorationsBehind(on: context)
+        if ink.hasSignaturePadInk { context.setTolerance(Self.signaturePadTolerance) }
         if ink.paints.count <= 1 && ink.fillBreaks.isEmpty {
             context.setSource(inkColor)
             context.setErasing(ink.paints.first?.blend == .erase)
             context.append(vector ? ink.path.simplifyingLines(tolerance: Self.vectorLineTolerance) : ink.path)
             context.fillNonZero()
         } else {
-            if !ink.fillBreaks.isEmpty { context.setTolerance(Self.layeredTolerance) }
             for run in ink.paints {
                 context.setSource(run.color)
                 context.setErasing(run.blend == .erase)
