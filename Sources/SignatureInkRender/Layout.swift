@@ -39,7 +39,14 @@ struct Layout: Equatable {
     ///   ``defaultBox``) keeping its aspect, centred. Pen width and padding are not scaled.
     static func make(for signature: Signature, options: RenderOptions) -> Layout {
         let ink = finiteBounds(of: signature)
-        let margin = options.padding + options.penWidth / 2  // the widest line or dot
+        var widest = options.penWidth
+        if options.recordedPen.contains(.widths) {
+            for pen in signature.pens {
+                let style = pen.applied(to: options.penStyle)
+                widest = Swift.max(widest, style.maxWidth, style.effectiveDotWidth)
+            }
+        }
+        let margin = options.padding + widest / 2  // the widest line or dot
         switch options.framing {
         case .crop:
             return crop(ink, margin: margin)

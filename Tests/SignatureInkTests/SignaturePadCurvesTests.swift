@@ -69,3 +69,23 @@ import Testing
         #expect(curves.inkPoints(of: Self.stroke([(1, 2, 0)]), into: &points, curveEnds: &ends)?.radius == 3)
     }
 }
+
+// Hostile pens and coordinates stay bounded.
+extension SignaturePadCurvesTests {
+    @Test func absurdWidthsAreHeldToTheRenderersRange() {
+        let pen = Pen.signaturePad(color: .black, minWidth: 1e300, maxWidth: -5, dotSize: .infinity,
+                                   velocityFilterWeight: .nan, erases: false)
+        let curves = SignaturePadCurves(pen: pen, style: .default)
+        #expect(curves.minRadius > 0 && curves.maxRadius <= Pen.widestLine / 2 && curves.minRadius <= curves.maxRadius)
+        #expect(curves.dotRadius.isFinite && curves.velocityFilterWeight == 0.7)
+    }
+
+    @Test func aHugeCurveHasABoundedNumberOfCircles() {
+        let curves = Self.curves
+        var points: [InkPoint] = [], ends: [Int] = []
+        let stroke = Self.stroke([(0, 0, 0), (9e6, 0, 1), (9e6, 9e6, 2), (0, 9e6, 3), (0, 0, 4)])
+        _ = curves.inkPoints(of: stroke, into: &points, curveEnds: &ends)
+        #expect(ends.count == 3)
+        #expect(points.count <= 3 * SignaturePadCurves.mostStepsPerCurve)
+    }
+}

@@ -41,6 +41,11 @@ public struct Pen: Sendable, Hashable, Codable {
     /// How the stroke combines with the ink under it; default ``Blend/normal``.
     public var blend: Blend
 
+    /// Thinnest line a recorded width is held to, canvas units.
+    public static let thinnestLine = 0.001
+    /// Widest line a recorded width is held to, canvas units: the renderer's own bound on pen widths.
+    public static let widestLine = 1000.0
+
     /// Creates a pen; every argument is documented on its property.
     /// - Parameters:
     ///   - color: ink colour, default opaque black.
@@ -84,14 +89,22 @@ public struct Pen: Sendable, Hashable, Codable {
     /// `style` with this pen's widths in place of the style's (those the pen gives).
     /// - Parameter style: the renderer's style.
     /// - Returns: the style the pen's strokes are outlined with under ``WidthModel/pressureOrSpeed``.
+    ///
+    /// A width that is not finite is ignored; the others are held to `0.001...1000` canvas units (the range
+    /// ``PenStyle`` and the renderer accept), so no file can make the geometry fail or explode.
     public func applied(to style: PenStyle) -> PenStyle {
+        func usable(_ w: Double?) -> Double? {
+            guard let w, w.isFinite else { return nil }
+            return Swift.min(Self.widestLine, Swift.max(Self.thinnestLine, w))
+        }
         var s = style
+        let minWidth = usable(self.minWidth), maxWidth = usable(self.maxWidth)
         if let minWidth { s.minWidth = minWidth }
         if let maxWidth { s.maxWidth = maxWidth }
         if s.minWidth > s.maxWidth {
             if minWidth == nil { s.minWidth = s.maxWidth } else { s.maxWidth = s.minWidth }
         }
-        if let dotWidth { s.dotWidth = dotWidth }
+        if let dotWidth = usable(dotWidth) { s.dotWidth = dotWidth }
         if minWidth != nil, minWidth == maxWidth {
             // One width: a constant pen, as an InkML brush or a UIM style means it.
             s.usesPressure = false

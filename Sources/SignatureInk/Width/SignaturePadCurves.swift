@@ -107,6 +107,10 @@ public struct SignaturePadCurves: Sendable {
     static let lengthSteps = 10
     /// Circles drawn per CSS pixel of estimated length, rounded up (signature_pad's `drawSteps`).
     static let stepsPerPixel = 2
+    /// Most circles one curve is drawn with (a curve over 256 pixels long), so that hostile coordinates cannot
+    /// make millions of them; along such a curve the capsules between circles 1/512 of its length apart still
+    /// follow it within a small fraction of a pixel where its turns are gentle.
+    public static let mostStepsPerCurve = 512
 
     private func appendCurve(from a: Knot, _ c1: Point, _ c2: Point, to b: Knot, radii: (Double, Double),
                              into points: inout [InkPoint]) {
@@ -123,7 +127,8 @@ public struct SignaturePadCurves: Sendable {
             previous = p
         }
         guard length.isFinite else { return }
-        let steps = Int(length.rounded(.up)) * Self.stepsPerPixel
+        // A very long curve (coordinates far apart) gets no more circles than this; the outline joins them anyway.
+        let steps = Int(Swift.min(length.rounded(.up), Double(Self.mostStepsPerCurve / Self.stepsPerPixel))) * Self.stepsPerPixel
         guard steps > 0 else { return }
         let delta = radii.1 - radii.0
         let first = points.count
