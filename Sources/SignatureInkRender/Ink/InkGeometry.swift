@@ -11,8 +11,8 @@ struct InkGeometry {
     var path: Path
     /// For each stroke, the range of ``path``'s elements that draw it (empty for a stroke with no finite sample).
     var strokeRanges: [Range<Int>]
-    /// The ink in drawing order as runs of consecutive strokes with the same paint; one run when the whole
-    /// signature is one colour (always so for a signature without recorded pens).
+    /// The ink in drawing order as runs of consecutive strokes with the same paint; empty for a signature
+    /// without recorded pens, which is drawn with the options' pen.
     var paints: [PaintRun] = []
 
     /// Consecutive strokes filled with one colour and blend: one fill, so that their overlaps do not darken.
@@ -80,8 +80,8 @@ struct InkGeometry {
                 outline(stroke, layout: layout, moved: moved, with: &outliner, to: &path)
                 ranges.append(start..<path.elements.count)
             }
-            let run = PaintRun(elements: 0..<path.elements.count, color: options.penColor, blend: .normal)
-            return InkGeometry(path: path, strokeRanges: ranges, paints: [run])
+            // One paint, the options' pen: no run is listed, so that the common case allocates nothing more.
+            return InkGeometry(path: path, strokeRanges: ranges)
         }
 
         var paints: [PaintRun] = []
