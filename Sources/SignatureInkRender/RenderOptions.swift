@@ -129,6 +129,7 @@ public struct RenderOptions: Sendable, Hashable {
 
 /// The parts of a recorded pen that a render takes from the file rather than from ``RenderOptions``.
 public struct RecordedPenParts: OptionSet, Sendable, Hashable {
+    /// The bits of the set: 1 for ``color``, 2 for ``widths``.
     public let rawValue: UInt8
     /// Creates a set from its bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }

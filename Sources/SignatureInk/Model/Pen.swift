@@ -87,11 +87,12 @@ public struct Pen: Sendable, Hashable, Codable {
     }
 
     /// `style` with this pen's widths in place of the style's (those the pen gives).
-    /// - Parameter style: the renderer's style.
-    /// - Returns: the style the pen's strokes are outlined with under ``WidthModel/pressureOrSpeed``.
     ///
     /// A width that is not finite is ignored; the others are held to `0.001...1000` canvas units (the range
-    /// ``PenStyle`` and the renderer accept), so no file can make the geometry fail or explode.
+    /// ``PenStyle`` and the renderer accept), so no file can make the geometry fail or explode. A pen of one
+    /// width (both widths equal) becomes a constant pen: no pressure, no tapers.
+    /// - Parameter style: the renderer's style.
+    /// - Returns: the style the pen's strokes are outlined with (signature_pad's model takes its widths from it).
     public func applied(to style: PenStyle) -> PenStyle {
         func usable(_ w: Double?) -> Double? {
             guard let w, w.isFinite else { return nil }

@@ -76,7 +76,8 @@ public struct Outliner: Sendable {
 
     /// Appends the outline of ink points computed elsewhere, given as a slice (no copy).
     /// - Parameters:
-    ///   - points: ink points in order, as for ``appendOutline(of:isDot:to:)-([InkPoint],_,_)``.
+    ///   - points: ink points in order, consecutive ones at distinct positions and with
+    ///     `|radius change| < distance`, as for the array form.
     ///   - isDot: whether the points are a tap, drawn as a circle of the first point's radius.
     ///   - path: the path to append one closed sub-path to.
     public mutating func appendOutline(of points: ArraySlice<InkPoint>, isDot: Bool, to path: inout Path) {
