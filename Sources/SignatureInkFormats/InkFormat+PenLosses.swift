@@ -36,7 +36,7 @@ extension InkFormat {
             }
         case .signaturePad:
             if otherPens.contains(where: { $0.maxWidth != nil }) && has(InkMetadataKey.penWidth) {
-                losses.append("signature_pad JSON has no constant pen width: the recorded width is dropped, signature_pad's default widths apply")
+                losses.append("signature_pad JSON has no constant pen width: it is written as minWidth = maxWidth, and drawn with signature_pad's curves")
             }
             if has(InkMetadataKey.penTransparency) || has(InkMetadataKey.penTip) {
                 losses.append("signature_pad JSON has no brush transparency or tip: dropped")

@@ -117,5 +117,9 @@ import Testing
         let uim = try InkDecoder().decode(TestFiles.realInk("wacom-uim", "Cell-Structure-1.json")).signature
         #expect(InkFormat.signaturePad.penLosses(of: uim).contains { $0.contains("width") })
         #expect(InkFormat.inkml.penLosses(of: uim).isEmpty)
+        // The constant width goes to signature_pad as equal radii, the colour as CSS text.
+        let pad = try InkDecoder().decode(InkEncoder().encode(uim, as: .signaturePad)).signature
+        #expect(pad.pens.first?.minWidth == 3.4 && pad.pens.first?.maxWidth == 3.4)
+        #expect(pad.pens.map(\.color) == uim.pens.map(\.color))
     }
 }
