@@ -61,6 +61,16 @@ import Testing
         #expect(back.pens == result.signature.pens)
     }
 
+    @Test func aContextsBrushDrawsItsTraces() throws {
+        let xml = """
+            <ink><definitions><context xml:id="c"><brush xml:id="b"><brushProperty name="color" value="navy"/>\
+            </brush><traceFormat><channel name="X"/><channel name="Y"/></traceFormat></context></definitions>\
+            <traceGroup contextRef="#c"><trace>0 0, 10 10</trace></traceGroup></ink>
+            """
+        let s = try InkDecoder().decode(Data(xml.utf8)).signature
+        #expect(s.pens == [.constant(color: Color(red: 0, green: 0, blue: 128), width: nil)])
+    }
+
     @Test func aBadBrushColourIsAnErrorAtTheBrush() {
         let xml = ##"<ink><brush xml:id="pen1"><brushProperty name="color" value="#12"/></brush><trace brushRef="#pen1">0 0, 1 1</trace></ink>"##
         guard case let .syntax(line, _, message)? = decodeError(Data(xml.utf8)) else {

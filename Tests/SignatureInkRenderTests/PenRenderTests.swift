@@ -85,6 +85,15 @@ import Testing
         #expect((30...70).map { image.pixel(x: $0, y: 20).alpha }.max()! > 128)
     }
 
+    @Test func svgDrawsATranslucentSignaturePadPenCurveByCurve() throws {
+        let half = Color(red: 200, green: 0, blue: 0, alpha: 128)
+        let svg = try SignatureRenderer().svg(Self.signature(pens: [Self.pad(half), Self.pad(half)]))
+        #expect(svg.contains("<g fill=\"#c80000\" fill-opacity=\"0.502\">"))
+        #expect(svg.components(separatedBy: "<path d=").count - 1 > 4)
+        let opaque = try SignatureRenderer().svg(Self.signature(pens: [Self.pad(Self.navy), Self.pad(Self.navy)]))
+        #expect(opaque.components(separatedBy: "<path ").count - 1 == 1)
+    }
+
     @Test func rendersTheSameBytesTwice() throws {
         let s = Self.signature(pens: [Self.pad(Self.navy), Self.pad(Self.crimson)])
         #expect(try SignatureRenderer().png(s) == (try SignatureRenderer().png(s)))

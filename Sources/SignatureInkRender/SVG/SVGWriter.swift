@@ -47,7 +47,7 @@ struct SVGWriter {
                 + "\(Self.escape(t))</text>\n"
         }
         var defs = ""
-        if scene.ink.isSinglePaint {
+        if scene.ink.isSinglePaint && scene.ink.fillBreaks.isEmpty {
             body += ink(scene.ink, color: scene.inkColor)
         } else {
             (defs, body) = paints(scene.ink, over: body, width: w, height: h)
@@ -86,7 +86,9 @@ struct SVGWriter {
         return out + "</g>\n"
     }
 
-    /// Ink of several colours, or with erasers: one `<path>` per run of strokes with the same paint, in order.
+    /// Ink of several colours, with erasers or with translucent signature_pad pens: one `<path>` per run of
+    /// strokes with the same paint, in order (per curve for a translucent signature_pad pen, whose ink builds up
+    /// where its curves overlap, as on the page).
     /// An erasing run becomes a mask over everything before it (white keeps, its path in black at the eraser's
     /// opacity removes), the same as canvas `destination-out`.
     /// - Parameter before: what is drawn before the ink (decorations), which an eraser may remove too.
@@ -98,6 +100,13 @@ struct SVGWriter {
         for (k, run) in ink.paints.enumerated() where !run.elements.isEmpty {
             let d = pathData.encode(Path(Array(ink.path.elements[run.elements])).simplifyingLines(tolerance: tolerance))
             switch run.blend {
+            case .normal where ink.fills(of: run).count > 1:
+                // Translucent signature_pad ink: one path per curve, so it builds up where they overlap.
+                body += "<g\(Self.paint("fill", run.color))>\n"
+                for fill in ink.fills(of: run) {
+                    body += "<path d=\"\(pathData.encode(Path(Array(ink.path.elements[fill])).simplifyingLines(tolerance: tolerance)))\"/>\n"
+                }
+                body += "</g>\n"
             case .normal:
                 body += "<path\(Self.paint("fill", run.color)) d=\"\(d)\"/>\n"
             case .erase:
