@@ -27,11 +27,12 @@ public struct DecodeResult: Sendable {
 
 /// Reads a signature from any format in ``InkFormat``, detecting the format from the content.
 ///
-/// Every format maps to the model the same way, and fills ``SignatureInk/Signature/pens`` with the pen each
-/// stroke was recorded with (signature_pad groups, InkML brushes, Wacom UIM styles, the native `pens`): positions in canvas units with y down (CSS pixels unless
+/// Every format maps to the model the same way: positions in canvas units with y down (CSS pixels unless
 /// the format's units say otherwise), `t` in milliseconds after the first sample, the first sample's
 /// absolute time in ``Signature/startTime`` when the file gives epoch milliseconds, pressure in `0...1`,
-/// angles in radians. Bad values get one defined treatment in every format:
+/// angles in radians, and ``SignatureInk/Signature/pens`` with the pen each stroke was recorded with
+/// (signature_pad groups, InkML brushes, Wacom UIM styles, the native `pens`). Bad values get one defined
+/// treatment in every format:
 ///
 /// | input | behaviour |
 /// |---|---|
