@@ -30,7 +30,9 @@ public struct DecodeResult: Sendable {
 /// Every format maps to the model the same way: positions in canvas units with y down (CSS pixels unless
 /// the format's units say otherwise), `t` in milliseconds after the first sample, the first sample's
 /// absolute time in `Signature.startTime` when the file gives epoch milliseconds, pressure in `0...1`,
-/// angles in radians. Bad values get one defined treatment in every format:
+/// angles in radians, and `Signature.pens` with the pen each stroke was recorded with
+/// (signature_pad groups, InkML brushes, Wacom UIM styles, the native `pens`). Bad values get one defined
+/// treatment in every format:
 ///
 /// | input | behaviour |
 /// |---|---|
@@ -46,6 +48,7 @@ public struct DecodeResult: Sendable {
 /// | equal timestamps | kept |
 /// | pressure outside `0...1` | clamped; reported |
 /// | empty stroke (an empty InkML `<trace/>` too) | skipped; reported |
+/// | pen colour that is not a CSS colour (`Color.init(css:)`) | ``FormatError/field(path:message:)`` naming the group, such as `[1].penColor` (InkML: a syntax error at the `brushProperty`, naming the brush) |
 /// | no samples at all | ``FormatError/field(path:message:)`` with an empty path: nothing to draw |
 /// | more bytes, strokes or samples than ``DecodingLimits`` allows | ``FormatError/limitExceeded(what:limit:actual:)`` |
 /// | XML with a DOCTYPE or entity declaration, nested over 64 deep, over 1,000,000 elements, over 64 attributes on one element, a name over 256 bytes or an attribute value over 64 KiB | a syntax error with line and column |

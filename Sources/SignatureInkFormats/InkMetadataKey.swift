@@ -12,6 +12,10 @@ public enum InkMetadataKey {
     public static let penColor = "pen.color"
     /// Pen width in canvas units, from an InkML brush `width` (converted to CSS pixels when it has units).
     public static let penWidth = "pen.width"
+    /// InkML brush `transparency`, 0 (opaque) ... 255 (invisible); absent means opaque.
+    public static let penTransparency = "pen.transparency"
+    /// InkML brush `tip`, `ellipse` or `rectangle`; absent means round. The renderer draws every tip round.
+    public static let penTip = "pen.tip"
     /// signature_pad `dotSize`: width of a lone tap in CSS pixels; absent means its default, 0 (then
     /// signature_pad uses `(minWidth + maxWidth) / 2`).
     public static let signaturePadDotSize = "signaturePad.dotSize"

@@ -22,6 +22,14 @@ struct Layout: Equatable {
     /// Maps a canvas point to output units.
     func apply(_ p: Point) -> Point { Point(p.x * inkScale + offset.x, p.y * inkScale + offset.y) }
 
+    /// Moves an ink point into output units; its radius stays as it is (pen widths are in output units).
+    func apply(_ p: InkPoint) -> InkPoint {
+        var q = p
+        q.x = p.x * inkScale + offset.x
+        q.y = p.y * inkScale + offset.y
+        return q
+    }
+
     /// The layout for `signature` under `options`.
     ///
     /// - ``Framing/canvas``: the box (else the canvas) at one output unit per canvas unit; an input with neither
@@ -31,7 +39,14 @@ struct Layout: Equatable {
     ///   ``defaultBox``) keeping its aspect, centred. Pen width and padding are not scaled.
     static func make(for signature: Signature, options: RenderOptions) -> Layout {
         let ink = finiteBounds(of: signature)
-        let margin = options.padding + options.penWidth / 2  // the widest line or dot
+        var widest = options.penWidth
+        if options.recordedPen.contains(.widths) {
+            for pen in signature.pens {
+                let style = pen.applied(to: options.penStyle)
+                widest = Swift.max(widest, style.maxWidth, style.effectiveDotWidth)
+            }
+        }
+        let margin = options.padding + widest / 2  // the widest line or dot
         switch options.framing {
         case .crop:
             return crop(ink, margin: margin)

@@ -9,12 +9,18 @@ public struct RenderOptions: Sendable, Hashable {
     /// Output pixels per output unit, > 0 and <= ``RenderLimits/maxScale``; default 1. Use 2 or 3 for HiDPI.
     /// Only raster output has pixels: SVG and PDF are the same size at every scale.
     public var scale: Double
-    /// Ink colour; default opaque black.
+    /// Ink colour for strokes without a recorded pen, and for every stroke when ``recordedPen`` leaves out
+    /// ``RecordedPenParts/color``; default opaque black.
     public var penColor: Color
+    /// What a stroke's recorded pen (`Signature.pens`) decides instead of ``penColor`` and
+    /// ``penStyle``; default ``RecordedPenParts/all``: the file's pen wins. An eraser always erases.
+    public var recordedPen: RecordedPenParts = .all
     /// Background; default `Color.clear` (transparent).
     public var background: Color
     /// How samples become ink: smoothing, widths (from pressure, else speed) and tapers, with lengths in output
-    /// units; default `PenStyle.default` (1 to 3 units wide). Widths must be in `(0, 1000]`.
+    /// units; default `PenStyle.default` (1 to 3 units wide). Widths must be in `(0, 1000]`. A stroke's
+    /// recorded pen replaces the widths (and, for signature_pad's pens, the width model) unless ``recordedPen``
+    /// leaves out ``RecordedPenParts/widths``.
     public var penStyle: PenStyle
     /// A constant pen width in output units: reads the style's widest line; setting it makes the style
     /// `PenStyle.constant(_:)` of that width (round caps, no tapers).
@@ -119,6 +125,22 @@ public struct RenderOptions: Sendable, Hashable {
         }
         try decorations.validate()
     }
+}
+
+/// The parts of a recorded pen that a render takes from the file rather than from ``RenderOptions``.
+public struct RecordedPenParts: OptionSet, Sendable, Hashable {
+    /// The bits of the set: 1 for ``color``, 2 for ``widths``.
+    public let rawValue: UInt8
+    /// Creates a set from its bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The ink colour and opacity.
+    public static let color = RecordedPenParts(rawValue: 1)
+    /// The widths, the dot size and the width model.
+    public static let widths = RecordedPenParts(rawValue: 2)
+    /// Everything the file records: its pens win.
+    public static let all: RecordedPenParts = [.color, .widths]
+    /// Nothing: the options' pen draws every stroke (erasers still erase).
+    public static let none: RecordedPenParts = []
 }
 
 /// A width and height in output units.

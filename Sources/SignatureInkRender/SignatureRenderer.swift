@@ -83,7 +83,13 @@ public struct SignatureRenderer: Sendable {
         let window = inkBoundsOnly ? scene.ink.pixelBounds(scale: options.scale, width: width, height: height)
             : (x: 0, y: 0, width: width, height: height)
         // The opacity fades the ink, not the background: the same as painting the ink as one group.
-        let palette = CoveragePNGEncoder.palette(ink: options.penColor.withOpacity(options.opacity),
+        // Ink filled in several fills (signature_pad's curves) builds up where they overlap: each fill goes in at
+        // the ink's own opacity, and the palette maps the built-up coverage to the opaque colour.
+        let layered = !scene.ink.fillBreaks.isEmpty
+        var inkColor = scene.inkColor
+        let fillAlpha = inkColor.alpha
+        if layered { inkColor.alpha = 255 }
+        let palette = CoveragePNGEncoder.palette(ink: inkColor.withOpacity(options.opacity),
                                                  background: options.background)
         let pixels = width * height
         guard window.width > 0, window.height > 0 else {
@@ -96,9 +102,20 @@ public struct SignatureRenderer: Sendable {
         let context = try CairoContext(surface: surface)
         context.translate(-Double(window.x), -Double(window.y))
         context.scale(options.scale, options.scale)
-        context.setSource(.black)
-        context.append(scene.ink.path)
-        context.fillNonZero()
+        if scene.ink.hasSignaturePadInk { context.setTolerance(Scene.signaturePadTolerance) }
+        if layered {
+            context.setSource(Color(red: 0, green: 0, blue: 0, alpha: fillAlpha))
+            for run in scene.ink.paints {
+                for fill in scene.ink.fills(of: run) {
+                    context.append(scene.ink.path.elements[fill])
+                    context.fillNonZero()
+                }
+            }
+        } else {
+            context.setSource(.black)
+            context.append(scene.ink.path)
+            context.fillNonZero()
+        }
         try context.check()
         let stride = surface.stride
         return try surface.withPixels { (coverage) throws(RenderError) in

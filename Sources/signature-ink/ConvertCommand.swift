@@ -42,8 +42,10 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let format = to
         try BatchJob.run(inputs: inputs, input: input, output: output, batch: batch,
-                         fileExtension: Self.fileExtension(of: format)) { signature, _ in
-            Array(try InkEncoder().encode(signature, as: format))
+                         fileExtension: Self.fileExtension(of: format)) { signature, path in
+            // What the target cannot hold of the pens is said, never dropped silently.
+            for loss in format.penLosses(of: signature) { Diagnostics.error("note: \(path): \(loss)") }
+            return Array(try InkEncoder().encode(signature, as: format))
         }
     }
 }

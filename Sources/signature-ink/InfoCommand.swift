@@ -44,7 +44,54 @@ struct InfoCommand: ParsableCommand {
             let date = Date(timeIntervalSince1970: start / 1000)
             lines.append("started: " + date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
         }
+        lines.append(contentsOf: penLines(of: s))
         for (k, v) in s.metadata.sorted(by: { $0.key < $1.key }) { lines.append("\(k): \(v)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// One line per distinct pen with the strokes that use it, such as
+    /// `pen 1: #0d1a66, width 1.4...5.6, signature_pad velocity model (filter 0.7), strokes 1-6`; `pens: none
+    /// recorded` when the file records none.
+    static func penLines(of s: Signature) -> [String] {
+        guard !s.pens.isEmpty else { return ["pens: none recorded (drawn with the render options' pen)"] }
+        var distinct: [Pen] = []
+        var strokes: [[Int]] = []
+        for (i, pen) in s.pens.enumerated() {
+            if let k = distinct.firstIndex(of: pen) { strokes[k].append(i + 1) } else { distinct.append(pen); strokes.append([i + 1]) }
+        }
+        func n(_ v: Double) -> String { String(format: "%g", v) }
+        return distinct.enumerated().map { k, pen in
+            var parts = [pen.blend == .erase ? "eraser" : pen.color.description]
+            if case .signaturePad = pen.widthModel, let lo = pen.minWidth, let hi = pen.maxWidth {
+                // signature_pad's own numbers are radii.
+                parts.append("width \(n(lo))...\(n(hi)) (signature_pad minWidth \(n(lo / 2)), maxWidth \(n(hi / 2)))")
+                if let dot = pen.dotWidth { parts.append("dot \(n(dot)) (dotSize \(n(dot / 2)))") }
+                if case let .signaturePad(weight) = pen.widthModel { parts.append("signature_pad velocity model (filter \(n(weight)))") }
+                return "pen \(k + 1): " + parts.joined(separator: ", ") + ", " + Self.strokeList(strokes[k])
+            }
+            switch (pen.minWidth, pen.maxWidth) {
+            case let (lo?, hi?) where lo == hi: parts.append("width \(n(lo))")
+            case let (lo?, hi?): parts.append("width \(n(lo))...\(n(hi))")
+            case let (lo?, nil): parts.append("min width \(n(lo))")
+            case let (nil, hi?): parts.append("max width \(n(hi))")
+            case (nil, nil): parts.append("default width")
+            }
+            if let dot = pen.dotWidth, dot != pen.minWidth || dot != pen.maxWidth { parts.append("dot \(n(dot))") }
+            if case let .signaturePad(weight) = pen.widthModel { parts.append("signature_pad velocity model (filter \(n(weight)))") }
+            return "pen \(k + 1): " + parts.joined(separator: ", ") + ", " + Self.strokeList(strokes[k])
+        }
+    }
+
+    /// `stroke 3` or `strokes 1-4, 7` (1-based).
+    static func strokeList(_ indices: [Int]) -> String {
+        var runs: [String] = []
+        var i = 0
+        while i < indices.count {
+            var j = i
+            while j + 1 < indices.count, indices[j + 1] == indices[j] + 1 { j += 1 }
+            runs.append(i == j ? "\(indices[i])" : "\(indices[i])-\(indices[j])")
+            i = j + 1
+        }
+        return (indices.count == 1 ? "stroke " : "strokes ") + runs.joined(separator: ", ")
     }
 }

@@ -11,19 +11,21 @@ struct RenderFlags: ParsableArguments {
     @Option(help: "Output pixels per output unit, > 0 and <= 16 (2 for HiDPI). PNG only.")
     var scale: Double = 1
 
-    @Option(name: .customLong("pen-color"), help: "Ink colour as #RRGGBB or #RRGGBBAA.")
-    var penColor: String = "#000000"
+    @Option(name: .customLong("pen-color"), help: ArgumentHelp(
+        "Ink colour as a CSS colour (a name, #rgb, #rrggbb, #rrggbbaa, rgb(), hsl()); replaces the colours the file records (default: the file's, else black).",
+        valueName: "colour"))
+    var penColor: String?
 
-    @Option(help: "transparent, or a colour as #RRGGBB or #RRGGBBAA.")
+    @Option(help: "transparent, or a CSS colour (a name, #rgb, #rrggbb, #rrggbbaa, rgb(), hsl()).")
     var background: String = "transparent"
 
-    @Option(name: .customLong("pen-width"), help: "One constant pen width in output units, > 0 (default: 1 to 3 by pressure or speed).")
+    @Option(name: .customLong("pen-width"), help: "One constant pen width in output units, > 0; replaces the widths the file records (default: the file's, else 1 to 3 by pressure or speed).")
     var penWidth: Double?
 
-    @Option(name: .customLong("min-width"), help: "Thinnest line in output units, where the pen moves fastest or presses least (default 1).")
+    @Option(name: .customLong("min-width"), help: "Thinnest line in output units, where the pen moves fastest or presses least; replaces the file's widths (default: the file's, else 1).")
     var minWidth: Double?
 
-    @Option(name: .customLong("max-width"), help: "Thickest line in output units, where the pen moves slowest or presses hardest (default 3).")
+    @Option(name: .customLong("max-width"), help: "Thickest line in output units, where the pen moves slowest or presses hardest; replaces the file's widths (default: the file's, else 3).")
     var maxWidth: Double?
 
     @Option(help: "Output box width in output units (pixels at scale 1); default: the canvas width.")
@@ -125,18 +127,52 @@ struct RenderFlags: ParsableArguments {
     /// The file name extension of the output.
     var fileExtension: String { format ?? "png" }
 
+    /// What the file's pens still decide: all of it, less what a pen flag replaces.
+    var recordedPen: RecordedPenParts {
+        var parts = RecordedPenParts.all
+        if penColor != nil { parts.remove(.color) }
+        if penWidth != nil || minWidth != nil || maxWidth != nil { parts.remove(.widths) }
+        return parts
+    }
+
+    /// What the pen flags replace in `signature`'s recorded pens, one line each; empty when they replace nothing
+    /// the file says (no flag, or no recorded pen, or the same colour).
+    func overrideNotes(for signature: Signature) -> [String] {
+        guard !signature.pens.isEmpty else { return [] }
+        var notes: [String] = []
+        if let penColor, let color = Color(css: penColor) {
+            var replaced: [Color] = []
+            for pen in signature.pens where pen.blend == .normal && pen.color != color && !replaced.contains(pen.color) {
+                replaced.append(pen.color)
+            }
+            if !replaced.isEmpty {
+                notes.append("--pen-color \(penColor) replaces the pen colour\(replaced.count == 1 ? "" : "s") the file records: "
+                             + replaced.map(\.description).joined(separator: ", "))
+            }
+        }
+        let flags = [("--pen-width", penWidth), ("--min-width", minWidth), ("--max-width", maxWidth)].filter { $0.1 != nil }
+        if !flags.isEmpty, signature.pens.contains(where: { $0.minWidth != nil || $0.maxWidth != nil }) {
+            notes.append(flags.map(\.0).joined(separator: " and ") + " replace\(flags.count == 1 ? "s" : "") the pen widths the file records")
+        }
+        return notes
+    }
+
     /// A renderer configured by these flags.
     func renderer() throws -> SignatureRenderer {
-        guard let pen = Color(hex: penColor) else {
-            throw ValidationError("--pen-color \(penColor) is not #RRGGBB or #RRGGBBAA.")
+        var pen = Color.black
+        if let penColor {
+            guard let c = Color(css: penColor) else {
+                throw ValidationError("--pen-color \(penColor) is not a CSS colour (a name, #rgb, #rrggbb, #rrggbbaa, rgb(), hsl()).")
+            }
+            pen = c
         }
         let back: Color
         if background == "transparent" {
             back = .clear
-        } else if let c = Color(hex: background) {
+        } else if let c = Color(css: background) {
             back = c
         } else {
-            throw ValidationError("--background \(background) is not transparent, #RRGGBB or #RRGGBBAA.")
+            throw ValidationError("--background \(background) is not transparent or a CSS colour (a name, #rgb, #rrggbb, #rrggbbaa, rgb(), hsl()).")
         }
         var stamp: TimestampFormat?
         if let pattern = timestampPattern {
@@ -149,12 +185,13 @@ struct RenderFlags: ParsableArguments {
         var box: OutputSize?
         if let width, let height { box = OutputSize(width: width, height: height) }
         let decorations = Decorations(signatureLine: signatureLine, xMark: xMark, watermark: watermark, timestamp: stamp)
-        let options = RenderOptions(
+        var options = RenderOptions(
             scale: scale, penColor: pen, background: back, penStyle: penStyle, padding: padding,
             box: box,
             framing: fit ? .fit : crop ? .crop : .canvas,
             opacity: opacity ?? (viewMode ? RenderOptions.defaultViewOpacity : 1),
             decorations: decorations, dpi: dpi)
+        options.recordedPen = recordedPen
         do { try options.validate() } catch { throw ValidationError("\(error)") }
         return SignatureRenderer(options: options)
     }
@@ -163,7 +200,9 @@ struct RenderFlags: ParsableArguments {
     ///
     /// A box given by only `--width` or `--height` takes its other side from the canvas, or, without one, makes
     /// a 2:1 box (the usual signature pad shape).
+    /// A pen flag that replaces what the file records is said on standard error, never silently.
     func render(_ signature: Signature, with renderer: SignatureRenderer) throws(RenderError) -> [UInt8] {
+        for note in overrideNotes(for: signature) { Diagnostics.error("note: \(note)") }
         var renderer = renderer
         if renderer.options.box == nil, let given = width ?? height {
             let w = width ?? signature.canvas?.width ?? 2 * given

@@ -75,7 +75,7 @@ import Testing
     @Test(arguments: [
         (["render", "x.json"], "Give an output"),
         (["render", "x.json", "y.json", "-o", "z.png"], "Several inputs need --out-dir"),
-        (["render", "x.json", "-o", "z.png", "--pen-color", "red"], "--pen-color red is not"),
+        (["render", "x.json", "-o", "z.png", "--pen-color", "reddish"], "--pen-color reddish is not a CSS colour"),
         (["render", "x.json", "-o", "z.png", "--background", "#12"], "--background #12 is not"),
         (["render", "x.json", "-o", "z.png", "--scale", "0"], "scale"),
         (["render", "x.json", "-o", "z.png", "--format", "gif"], "Unknown --format gif"),

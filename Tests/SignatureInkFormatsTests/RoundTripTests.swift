@@ -22,10 +22,13 @@ import SignatureInkFormats
         #expect(files.count == 16)
         for url in files {
             let original = try InkDecoder().decode(Data(contentsOf: url)).signature
-            for format in [InkFormat.native, .inkml] {
-                let back = try InkDecoder().decode(InkEncoder().encode(original, as: format)).signature
-                #expect(back == original, "\(url.lastPathComponent) through \(format)")
-            }
+            // Native keeps the pens as they are; InkML as brushes of one colour and width.
+            let native = try InkDecoder().decode(InkEncoder().encode(original, as: .native)).signature
+            #expect(native == original, "\(url.lastPathComponent) through native")
+            let inkml = try InkDecoder().decode(InkEncoder().encode(original, as: .inkml)).signature
+            #expect(inkml.withoutPens == original.withoutPens, "\(url.lastPathComponent) through InkML")
+            if !original.pens.contains(where: { $0.color != .black }) { continue }
+            #expect(inkml.pens.map(\.color) == original.pens.map(\.color), "\(url.lastPathComponent) colours through InkML")
         }
     }
 

@@ -5,9 +5,11 @@ extension Signature {
     /// a signing animation. Canvas, start time and metadata are kept.
     public func drawn(through time: Double) -> Signature {
         var out = Signature(canvas: canvas, startTime: startTime, metadata: metadata)
-        for stroke in strokes {
+        for (i, stroke) in strokes.enumerated() {
             let end = stroke.firstIndex { $0.t > time } ?? stroke.endIndex
+            let before = out.strokeCount
             out.appendStroke(stroke[stroke.startIndex..<end])
+            if out.strokeCount > before, let pen = pen(ofStroke: i), out.pens.count == before { out.pens.append(pen) }
             if end != stroke.endIndex { break }
         }
         return out

@@ -15,6 +15,10 @@ public struct Signature: Sendable, Hashable {
     public var startTime: Double?
     /// Free-form facts about the capture, such as `device` or `app`.
     public var metadata: [String: String]
+    /// The pen of each stroke as the file recorded it, in stroke order; empty (the default) when the file
+    /// records none. Strokes beyond the end of the array have no recorded pen. A renderer draws a stroke with its
+    /// pen unless told to override it, and the others with its own.
+    public var pens: [Pen] = []
 
     /// Creates an empty signature.
     public init(canvas: Canvas? = nil, startTime: Double? = nil, metadata: [String: String] = [:]) {
@@ -41,21 +45,27 @@ public struct Signature: Sendable, Hashable {
         strokeEnds.append(samples.count)
     }
 
-    /// Removes the last stroke, returning its samples, or `nil` when there is none.
+    /// Removes the last stroke (and its pen), returning its samples, or `nil` when there is none.
     @discardableResult
     public mutating func removeLastStroke() -> [InkSample]? {
         guard let end = strokeEnds.popLast() else { return nil }
+        if pens.count > strokeEnds.count { pens.removeLast(pens.count - strokeEnds.count) }
         let start = strokeEnds.last ?? 0
         let removed = Array(samples[start..<end])
         samples.removeSubrange(start..<end)
         return removed
     }
 
-    /// Removes every stroke, keeping canvas, start time and metadata.
+    /// Removes every stroke and its pen, keeping canvas, start time and metadata.
     public mutating func removeAllStrokes() {
+        pens.removeAll()
         samples.removeAll(keepingCapacity: true)
         strokeEnds.removeAll(keepingCapacity: true)
     }
+
+    /// The pen stroke `index` was recorded with, or `nil` when the file recorded none for it.
+    /// - Parameter index: a stroke index, `>= 0`.
+    public func pen(ofStroke index: Int) -> Pen? { index < pens.count ? pens[index] : nil }
 
     /// Number of strokes.
     public var strokeCount: Int { strokeEnds.count }

@@ -74,6 +74,16 @@ public struct Outliner: Sendable {
         points.withUnsafeBufferPointer { builder.append($0, dot: isDot, to: &path) }
     }
 
+    /// Appends the outline of ink points computed elsewhere, given as a slice (no copy).
+    /// - Parameters:
+    ///   - points: ink points in order, consecutive ones at distinct positions and with
+    ///     `|radius change| < distance`, as for the array form.
+    ///   - isDot: whether the points are a tap, drawn as a circle of the first point's radius.
+    ///   - path: the path to append one closed sub-path to.
+    public mutating func appendOutline(of points: ArraySlice<InkPoint>, isDot: Bool, to path: inout Path) {
+        points.withUnsafeBufferPointer { builder.append($0, dot: isDot, to: &path) }
+    }
+
     private mutating func appendCurrentOutline(to path: inout Path) {
         stream.points.withUnsafeBufferPointer { builder.append($0, dot: stream.isDot, to: &path) }
     }

@@ -2,7 +2,7 @@
 import SignatureInk
 
 /// Collects the samples a decoder reads, checks them against the limits and the rules below, repairs what
-/// can be repaired, and builds the ``Signature``.
+/// can be repaired, and builds the `Signature`.
 ///
 /// Every decoder goes through here, so every format treats bad values the same way:
 /// - a NaN or infinite value: a ``FormatError/field(path:message:)`` error naming the value;
@@ -18,7 +18,7 @@ import SignatureInk
 ///
 /// Times are given in milliseconds on the format's own clock. The first sample becomes time 0; when its
 /// clock time is at least ``epochThreshold`` it is taken as milliseconds since the Unix epoch and becomes
-/// ``Signature/startTime``.
+/// `Signature.startTime`.
 struct InkAssembler {
     /// Timestamps at or above this many milliseconds (1973-03-03) are read as epoch milliseconds; smaller
     /// ones as a device clock with an unknown origin (SVC2004 files count from the tablet driver's start).
@@ -154,7 +154,7 @@ struct InkAssembler {
 
     /// Ends the last stroke, moves the time origin to the first sample and builds the signature.
     /// - Parameters:
-    ///   - metadata: facts to keep in ``Signature/metadata``.
+    ///   - metadata: facts to keep in `Signature.metadata`.
     ///   - canvas: the capture area, if the format says.
     ///   - timeBase: epoch milliseconds that the clock times count from, when the file says (an InkML
     ///     timestamp); the start time is then `timeBase` plus the first sample's clock time.

@@ -40,6 +40,20 @@ struct InkMLDecoder {
     private struct Brush: Equatable {
         var color: String?
         var width: Double?
+        /// InkML `transparency`, 0 (opaque) ... 255 (invisible).
+        var transparency: Double?
+        /// InkML `tip`: `ellipse` or `rectangle`.
+        var tip: String?
+
+        var isEmpty: Bool { color == nil && width == nil && transparency == nil && tip == nil }
+
+        /// The pen the brush draws with: its colour (black when it has none) made as transparent as it says,
+        /// one width.
+        var pen: Pen {
+            var c = color.flatMap { Color(css: $0) } ?? .black
+            if let transparency { c = c.withOpacity(1 - transparency / 255) }
+            return .constant(color: c, width: width.flatMap { $0 > 0 ? $0 : nil })
+        }
     }
 
     private struct Context {
@@ -158,7 +172,19 @@ struct InkMLDecoder {
             for p in element.children where p.name == "brushProperty" {
                 guard let value = p.attribute("value") else { continue }
                 switch p.attribute("name") {
-                case "color": b.color = value
+                case "color":
+                    guard Color(css: value) != nil else {
+                        throw error(p, "brush \(element.attribute("xml:id").map { "\"\($0.prefix(40))\" " } ?? "")color "
+                                    + "\"\(value.prefix(40))\" is not a CSS colour (a name, #rrggbb, rgb(), hsl(), ...)")
+                    }
+                    b.color = value
+                case "transparency":
+                    guard let v = Double(value), v.isFinite, (0...255).contains(v) else {
+                        throw error(p, "brush transparency \"\(value.prefix(40))\" is not a number in 0...255")
+                    }
+                    b.transparency = v
+                case "tip":
+                    b.tip = value
                 case "width":
                     guard let w = Double(value), w.isFinite, w >= 0 else {
                         throw error(p, "brush width \"\(value.prefix(40))\" is not a finite number >= 0")
@@ -424,6 +450,7 @@ struct InkMLDecoder {
                 }
             }
             var firstBrush: Brush?
+            var anyBrush = false
             for stroke in strokes {
                 let strokeIndex = ink.strokeCount
                 for (i, s) in stroke.samples.enumerated() {
@@ -434,23 +461,43 @@ struct InkMLDecoder {
                 let before = ink.strokeCount
                 try ink.endStroke()
                 guard ink.strokeCount > before else { continue }
+                if !stroke.brush.isEmpty { anyBrush = true }
+                if let tip = stroke.brush.tip, tip != "ellipse" { note(InkMLDecoder.tipNote) }
+                let b = stroke.brush
+                let values: [(String, String?)] = [
+                    (InkMetadataKey.penColor, b.color), (InkMetadataKey.penWidth, b.width.map(JSONText.number)),
+                    (InkMetadataKey.penTransparency, b.transparency.map(JSONText.number)), (InkMetadataKey.penTip, b.tip)]
                 if let first = firstBrush {
-                    if stroke.brush.color != first.color, let color = stroke.brush.color {
-                        metadata[InkMetadataKey.strokeKey(InkMetadataKey.penColor, strokeIndex)] = color
-                    }
-                    if stroke.brush.width != first.width, let width = stroke.brush.width {
-                        metadata[InkMetadataKey.strokeKey(InkMetadataKey.penWidth, strokeIndex)] = JSONText.number(width)
+                    let firstValues = [first.color, first.width.map(JSONText.number),
+                                       first.transparency.map(JSONText.number), first.tip]
+                    // A property the first brush has and this one lacks takes InkML's default (no default width).
+                    let defaults: [String?] = ["black", nil, "0", "ellipse"]
+                    for (k, (key, value)) in values.enumerated() where value != firstValues[k] {
+                        if let value = value ?? defaults[k] { metadata[InkMetadataKey.strokeKey(key, strokeIndex)] = value }
                     }
                 } else {
-                    firstBrush = stroke.brush
-                    if let color = stroke.brush.color { metadata[InkMetadataKey.penColor] = color }
-                    if let width = stroke.brush.width { metadata[InkMetadataKey.penWidth] = JSONText.number(width) }
+                    firstBrush = b
+                    for (key, value) in values { if let value { metadata[key] = value } }
                 }
             }
             ink.assumptions = notes
-            return try ink.finish(metadata: metadata, canvas: canvas, timeBase: timeBase, timesKnown: hasTime)
+            var (signature, assumptions) = try ink.finish(metadata: metadata, canvas: canvas, timeBase: timeBase, timesKnown: hasTime)
+            if anyBrush {
+                // Read from the metadata just written, so that the pens and the metadata that an encoder writes
+                // back always agree (a brush without a width takes the first brush's).
+                signature.pens = (0..<signature.strokeCount).map { i in
+                    func value(_ key: String) -> String? { InkMetadataKey.value(key, stroke: i, in: signature.metadata) }
+                    return Brush(color: value(InkMetadataKey.penColor), width: value(InkMetadataKey.penWidth).flatMap { Double($0) },
+                                 transparency: value(InkMetadataKey.penTransparency).flatMap { Double($0) },
+                                 tip: value(InkMetadataKey.penTip)).pen
+                }
+            }
+            return (signature, assumptions)
         }
     }
+
+    /// What is said when a brush has another tip than a round one.
+    static let tipNote = "a brush tip other than \"ellipse\" is drawn round"
 
     /// CSS pixels per unit of length, or `nil` for unknown units; `nil` units (or `px`, `dev`) mean 1.
     static func lengthScale(_ units: String?) -> Double? {

@@ -41,7 +41,7 @@ struct InkMLEncoder {
             out += "<annotation type=\"\(InkMLDecoder.canvasAnnotation)\">"
             out += "\(JSONText.number(c.width)) \(JSONText.number(c.height)) \(JSONText.number(c.unitsPerInch))</annotation>\n"
         }
-        let brushKeys = [InkMetadataKey.penColor, InkMetadataKey.penWidth]
+        let brushKeys = [InkMetadataKey.penColor, InkMetadataKey.penWidth, InkMetadataKey.penTransparency, InkMetadataKey.penTip]
         func isBrushKey(_ key: String) -> Bool {
             brushKeys.contains { key == $0 || (key.hasPrefix($0 + "[") && key.hasSuffix("]")) }
         }
@@ -73,7 +73,7 @@ struct InkMLEncoder {
                 brushes.append(b)
             }
         }
-        if brushes == [[nil, nil]] { brushes = [] }
+        if brushes == [[nil, nil, nil, nil]] { brushes = [] }
         for (k, b) in brushes.enumerated() {
             out += "<brush xml:id=\"br\(k)\">"
             if let color = b[0] { out += "<brushProperty name=\"color\" value=\"\(try Self.escape(color, attribute: true))\"/>" }
@@ -83,6 +83,13 @@ struct InkMLEncoder {
                 }
                 out += "<brushProperty name=\"width\" value=\"\(JSONText.number(w))\"/>"
             }
+            if let transparency = b[2] {
+                guard let v = Double(transparency), v.isFinite, (0...255).contains(v) else {
+                    throw .unencodable("metadata \(InkMetadataKey.penTransparency) \"\(transparency)\" is not a number in 0...255")
+                }
+                out += "<brushProperty name=\"transparency\" value=\"\(JSONText.number(v))\"/>"
+            }
+            if let tip = b[3] { out += "<brushProperty name=\"tip\" value=\"\(try Self.escape(tip, attribute: true))\"/>" }
             out += "</brush>\n"
         }
         if let start = signature.startTime {

@@ -8,12 +8,18 @@ public import SignatureInk
 /// {"format": "signature-ink", "version": 1,
 ///  "canvas": {"width": 600, "height": 300, "unitsPerInch": 96},
 ///  "startTime": 1763781117123, "metadata": {"device": "pen"},
+///  "pens": [{"color": "#0d1a66", "minWidth": 1.4, "maxWidth": 5.6, "model": "signaturePad",
+///            "velocityFilterWeight": 0.7, "blend": "normal"}],
 ///  "channels": ["x", "y", "t", "pressure"],
 ///  "strokes": [[[10, 20, 0, 0.5], [12, 21, 8, 0.52]]]}
 /// ```
+/// `pens` (optional) gives the pen of each stroke in order (`Signature.pens`): `color` as CSS
+/// colour text, the widths in canvas units (`minWidth`, `maxWidth`, `dotWidth`, each optional, `> 0`),
+/// `model` (`pressureOrSpeed`, the default, or `signaturePad` with its `velocityFilterWeight` in `0...1`) and
+/// `blend` (`normal`, the default, or `erase`). It may not hold more pens than there are strokes.
 /// `channels` lists the columns of every sample: `x`, `y` and `t` always, then any of `pressure`, `altitude`
 /// and `azimuth`; an optional channel may be `null` in a sample that lacks it. `canvas`, `startTime` and
-/// `metadata` may be left out.
+/// `metadata` and `pens` may be left out.
 ///
 /// This package writes the format, so the reader is strict and repairs nothing: each of these is a
 /// ``FormatError/field(path:message:)`` naming the value, where the other formats repair or skip:
@@ -49,7 +55,7 @@ enum NativeChannel: String, CaseIterable {
 ///
 /// Errors come in the order a reader would meet them checking the document top down, whatever the order of
 /// its keys: a syntax error anywhere first, then `format`, `version`, `canvas`, `startTime`, `metadata`,
-/// `channels` and last `strokes`. So the top-level object is scanned first, noting where each value starts;
+/// `pens`, `channels` and last `strokes`. So the top-level object is scanned first, noting where each value starts;
 /// `strokes` is read during the scan when `channels` came before it (as this package writes them), otherwise
 /// afterwards from where it starts.
 private struct NativeDocumentReader {
@@ -57,7 +63,7 @@ private struct NativeDocumentReader {
 
     /// The top-level members, in the order they are checked.
     private enum Member: Int, CaseIterable {
-        case format, version, canvas, startTime, metadata, channels, strokes
+        case format, version, canvas, startTime, metadata, pens, channels, strokes
 
         var name: StaticString {
             switch self {
@@ -66,6 +72,7 @@ private struct NativeDocumentReader {
             case .canvas: return "canvas"
             case .startTime: return "startTime"
             case .metadata: return "metadata"
+            case .pens: return "pens"
             case .channels: return "channels"
             case .strokes: return "strokes"
             }
@@ -143,6 +150,10 @@ private struct NativeDocumentReader {
         if var c = present(.metadata) {
             metadata = try Self.metadata(&c)
         }
+        var pens: [Pen] = []
+        if var c = present(.pens) {
+            pens = try Self.pens(&c)
+        }
         c = try reader(.channels)
         let channels = try channelList(&c)
 
@@ -156,6 +167,10 @@ private struct NativeDocumentReader {
             strokes = try self.strokes(&c, channels: channels)
         }
         for stroke in strokes { signature.appendStroke(stroke) }
+        guard pens.count <= signature.strokeCount else {
+            throw .field(.field(path: "pens", message: "\(pens.count) pens for \(signature.strokeCount) strokes"))
+        }
+        signature.pens = pens
         return signature
     }
 
@@ -199,6 +214,76 @@ private struct NativeDocumentReader {
             } while try r.nextInObject()
         }
         return out
+    }
+
+    private static func pens(_ r: inout JSONReader) throws(Stop) -> [Pen] {
+        try r.expectKind(.array, path: "pens")
+        var pens: [Pen] = []
+        guard try r.enterArray() else { return pens }
+        repeat {
+            pens.append(try pen(&r, path: "pens[\(pens.count)]"))
+        } while try r.nextInArray()
+        return pens
+    }
+
+    /// One pen object; see ``NativeDecoder`` for its members.
+    private static func pen(_ r: inout JSONReader, path: String) throws(Stop) -> Pen {
+        try r.expectKind(.object, path: path)
+        let names = ["color", "minWidth", "maxWidth", "dotWidth", "model", "velocityFilterWeight", "blend"]
+        var found = [JSONReader?](repeating: nil, count: names.count)
+        if try r.enterObject() {
+            repeat {
+                let key = try r.key()
+                _ = r.peek()
+                if let k = names.firstIndex(where: { r.matches(key, name: $0) }), found[k] == nil { found[k] = r }
+                try r.skipValue()
+            } while try r.nextInObject()
+        }
+        var pen = Pen()
+        if var c = found[0], !c.consumeNull() {
+            let text = try c.string(path: "\(path).color")
+            guard let color = Color(css: text) else {
+                throw .field(.field(path: "\(path).color", message: "\"\(text.prefix(60))\" is not a CSS colour"))
+            }
+            pen.color = color
+        }
+        func width(_ k: Int) throws(Stop) -> Double? {
+            guard var c = found[k], !c.consumeNull() else { return nil }
+            let v = try c.double(path: "\(path).\(names[k])")
+            guard v.isFinite, v > 0, v <= 1000 else {
+                throw .field(.field(path: "\(path).\(names[k])", message: "\(v) is outside (0, 1000]"))
+            }
+            return v
+        }
+        pen.minWidth = try width(1)
+        pen.maxWidth = try width(2)
+        pen.dotWidth = try width(3)
+        if let lo = pen.minWidth, let hi = pen.maxWidth, lo > hi {
+            throw .field(.field(path: "\(path).minWidth", message: "\(lo) is above maxWidth \(hi)"))
+        }
+        var model = "pressureOrSpeed"
+        if var c = found[4], !c.consumeNull() { model = try c.string(path: "\(path).model") }
+        switch model {
+        case "pressureOrSpeed":
+            pen.widthModel = .pressureOrSpeed
+        case "signaturePad":
+            var weight = 0.7
+            if var c = found[5], !c.consumeNull() { weight = try c.double(path: "\(path).velocityFilterWeight") }
+            guard weight.isFinite, (0...1).contains(weight) else {
+                throw .field(.field(path: "\(path).velocityFilterWeight", message: "\(weight) is outside 0...1"))
+            }
+            pen.widthModel = .signaturePad(velocityFilterWeight: weight)
+        default:
+            throw .field(.field(path: "\(path).model", message: "expected \"pressureOrSpeed\" or \"signaturePad\", found \"\(model.prefix(40))\""))
+        }
+        if var c = found[6], !c.consumeNull() {
+            let text = try c.string(path: "\(path).blend")
+            guard let blend = Pen.Blend(rawValue: text) else {
+                throw .field(.field(path: "\(path).blend", message: "expected \"normal\" or \"erase\", found \"\(text.prefix(40))\""))
+            }
+            pen.blend = blend
+        }
+        return pen
     }
 
     private func channelList(_ r: inout JSONReader) throws(Stop) -> [NativeChannel] {

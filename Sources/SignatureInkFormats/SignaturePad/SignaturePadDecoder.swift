@@ -14,6 +14,12 @@ import SignatureInk
 /// differs from signature_pad's default, another group's under the stroke key when it differs from the
 /// first group's. A missing setting means the default. When every pressure is 0 (a mouse or a touch
 /// screen) or missing, the signature has no pressure.
+///
+/// Each stroke also gets its `Pen` (`Signature.pens`): the parsed `penColor`
+/// (any CSS colour form, see `Color.init(css:)`), the widths (signature_pad's radii, doubled
+/// into line widths), `dotSize`, signature_pad's velocity model with the group's `velocityFilterWeight`, and
+/// `destination-out` as an eraser. A `penColor` that is not a CSS colour is an error naming the group; another
+/// `compositeOperation` than `source-over` or `destination-out` is drawn as `source-over`, and said so.
 struct SignaturePadDecoder {
     let limits: DecodingLimits
 
@@ -40,6 +46,7 @@ private struct SignaturePadReader {
     var metadata: [String: String] = [:]
     var allPressureZero = true
     var anyPressure = false
+    var pens: [Pen] = []
 
     mutating func read(_ r: inout JSONReader) throws(Stop) -> (Signature, [String]) {
         try r.expectKind(.array, path: "")
@@ -56,7 +63,9 @@ private struct SignaturePadReader {
             ink.assumptions.append("every pressure is 0 (a mouse or touch screen): read as no pressure")
         }
         let metadata = self.metadata
-        return try JSONReader.checking { () throws(FormatError) in try ink.finish(metadata: metadata) }
+        var (signature, notes) = try JSONReader.checking { () throws(FormatError) in try ink.finish(metadata: metadata) }
+        signature.pens = pens
+        return (signature, notes)
     }
 
     private mutating func group(_ r: inout JSONReader, _ g: Int) throws(Stop) {
@@ -103,10 +112,12 @@ private struct SignaturePadReader {
         }
         guard pointsFound else { throw .field(.field(path: "[\(g)].points", message: "missing")) }
         if let pointsError { throw .field(pointsError) }
+        let pen = try self.pen(values, g)
 
         let before = ink.strokeCount
         try JSONReader.checking { () throws(FormatError) in try ink.endStroke() }
         guard ink.strokeCount > before else { return }
+        pens.append(pen)
         if strokeIndex == 0 {
             firstValues = values
             for (setting, value) in values where value != setting.defaultValue {
@@ -117,6 +128,25 @@ private struct SignaturePadReader {
                 metadata[InkMetadataKey.strokeKey(setting.metadataKey, strokeIndex)] = value
             }
         }
+    }
+
+    /// The pen of group `g` from its settings (defaults filled in).
+    private mutating func pen(_ values: [SignaturePadSetting: String], _ g: Int) throws(Stop) -> Pen {
+        func text(_ s: SignaturePadSetting) -> String { values[s] ?? s.defaultValue }
+        func number(_ s: SignaturePadSetting) -> Double { Double(text(s)) ?? Double(s.defaultValue) ?? 0 }
+        let colorText = text(.penColor)
+        guard let color = Color(css: colorText) else {
+            throw .field(.field(path: "[\(g)].\(SignaturePadSetting.penColor.field)", message:
+                "\"\(colorText.prefix(60))\" is not a CSS colour (a name, #rgb, #rrggbb, #rrggbbaa, rgb(), rgba(), hsl() or hsla())"))
+        }
+        let operation = text(.compositeOperation)
+        if operation != "source-over" && operation != "destination-out" {
+            let note = "compositeOperation \"\(operation.prefix(40))\" is drawn as source-over"
+            if !ink.assumptions.contains(note) { ink.assumptions.append(note) }
+        }
+        return .signaturePad(color: color, minWidth: number(.minWidth), maxWidth: number(.maxWidth),
+                             dotSize: number(.dotSize), velocityFilterWeight: number(.velocityFilterWeight),
+                             erases: operation == "destination-out")
     }
 
     private mutating func points(_ r: inout JSONReader, _ g: Int) throws(Stop) {

@@ -3,7 +3,7 @@ import SignatureInk
 
 /// Writes a JSON list of strokes, described at ``StrokeListDecoder``.
 ///
-/// `time` is ``Signature/startTime`` plus the sample's `t` (just `t` when the start time is unknown);
+/// `time` is `Signature.startTime` plus the sample's `t` (just `t` when the start time is unknown);
 /// `pressure` is written for the samples that have it. Altitude, azimuth, the canvas and the metadata have
 /// no place in the format and are left out.
 struct StrokeListEncoder {

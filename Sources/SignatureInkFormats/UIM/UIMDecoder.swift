@@ -14,7 +14,11 @@ import SignatureInk
 /// inch, so the demo's 3779.53 per metre stays as it is; a missing resolution means CSS pixels. Time is
 /// divided by its resolution (units per second) and written in milliseconds after the stroke's timestamp;
 /// a missing resolution means milliseconds. Pressure is `0...1` (divided by the channel's `max` when it is
-/// above 1); altitude and azimuth are radians. Rendered geometry (`inkData` splines) is not read.
+/// above 1); altitude and azimuth are radians. Rendered geometry (`inkData` splines) is not read, but each
+/// `inkData.strokes[]` entry's `style.properties` (`red`, `green`, `blue`, `alpha` in `0...1`, an empty
+/// object meaning 0, and `size`, the line width) gives the pen of the stroke whose `sensorDataID` it names
+/// (`Signature.pens`, and `pen.color` / `pen.width` metadata for conversion). A stroke the ink
+/// data does not name is drawn black.
 /// Environment and device properties go to metadata as `uim.<name>`, such as `uim.app.id`.
 struct UIMDecoder {
     let limits: DecodingLimits
@@ -46,9 +50,24 @@ struct UIMDecoder {
         var channels: [Channel] = []
         var properties: [(name: String, value: String)] = []
         var sensorData: [SensorData] = []
+        /// The style of each `inkData` stroke, by the `sensorDataID` it draws.
+        var styles: [String: Style] = [:]
+    }
+
+    /// A stroke's `style.properties`: colour channels in `0...1` and the width.
+    fileprivate struct Style: Equatable {
+        var red = 0.0, green = 0.0, blue = 0.0, alpha = 1.0
+        var size: Double?
+
+        var pen: Pen {
+            func byte(_ v: Double) -> UInt8 { UInt8((Swift.min(1, Swift.max(0, v.isFinite ? v : 0)) * 255).rounded()) }
+            let color = Color(red: byte(red), green: byte(green), blue: byte(blue), alpha: byte(alpha))
+            return .constant(color: color, width: size.flatMap { $0.isFinite && $0 > 0 ? $0 : nil })
+        }
     }
 
     fileprivate struct SensorData {
+        var id = ""
         var timestamp = 0.0
         var dataChannels: [DataChannel] = []
     }
@@ -68,6 +87,7 @@ struct UIMDecoder {
         for property in doc.properties { metadata["uim.\(property.name)"] = property.value }
 
         var ink = InkAssembler(limits: limits)
+        var pens: [Pen] = []
         var notes = Set<String>()
         let total = doc.sensorData.reduce(0) { $0 + ($1.dataChannels.first?.values.count ?? 0) }
         try ink.reserve(total)
@@ -112,10 +132,24 @@ struct UIMDecoder {
                 try ink.add(x: xs[i], y: ys[i], t: t, pressure: pressures?[i], altitude: altitudes?[i],
                             azimuth: azimuths?[i], path: "\(base()) sample \(i)")
             }
+            let before = ink.strokeCount
             try ink.endStroke()
+            if ink.strokeCount > before { pens.append(doc.styles[stroke.id]?.pen ?? Pen()) }
         }
         ink.assumptions.append(contentsOf: notes.sorted())
-        return try ink.finish(metadata: metadata)
+        if !doc.styles.isEmpty {
+            // The pens as metadata too, as InkML brushes keep them: the first stroke's signature-wide, others where they differ.
+            for (i, pen) in pens.enumerated() {
+                let values = [(InkMetadataKey.penColor, pen.color.description), (InkMetadataKey.penWidth, pen.maxWidth.map(JSONText.number))]
+                for (key, value) in values {
+                    guard let value else { continue }
+                    if i == 0 { metadata[key] = value } else if metadata[key] != value { metadata[InkMetadataKey.strokeKey(key, i)] = value }
+                }
+            }
+        }
+        var (signature, assumptions) = try ink.finish(metadata: metadata)
+        if !doc.styles.isEmpty { signature.pens = pens }
+        return (signature, assumptions)
     }
 
     /// Running sum of the deltas, scaled to the model's unit for the channel.
@@ -175,7 +209,14 @@ private struct UIMReader {
 
     let limits: DecodingLimits
 
-    static let documentFields = [Field(key: "inputData")]
+    static let documentFields = [Field(key: "inputData"), Field(key: "inkData", required: false)]
+    static let inkDataFields = [Field(key: "strokes", required: false)]
+    static let inkStrokeFields = [Field(key: "sensorDataID", required: false), Field(key: "style", required: false)]
+    static let styleFields = [Field(key: "properties", required: false)]
+    static let styleProperties = [Field(key: "red", required: false), Field(key: "green", required: false),
+                                  Field(key: "blue", required: false), Field(key: "alpha", required: false),
+                                  Field(key: "size", required: false)]
+    static let valueFields = [Field(key: "value", required: false)]
     static let inputDataFields = [Field(key: "inputContextData"), Field(key: "sensorData")]
     static let contextFields = [Field(key: "sensorContexts"), Field(key: "environments", required: false),
                                 Field(key: "inputDevices", required: false)]
@@ -185,12 +226,16 @@ private struct UIMReader {
                                 Field(key: "precision", required: false), Field(key: "max", required: false)]
     static let holderFields = [Field(key: "properties", required: false)]
     static let propertyFields = [Field(key: "name"), Field(key: "value")]
-    static let sensorDataFields = [Field(key: "timestamp"), Field(key: "dataChannels")]
+    static let sensorDataFields = [Field(key: "timestamp"), Field(key: "dataChannels"), Field(key: "id", required: false)]
     static let dataChannelFields = [Field(key: "sensorChannelID"), Field(key: "values")]
 
     func document(_ r: inout JSONReader) throws(Stop) -> UIMDecoder.Document {
         var doc = UIMDecoder.Document()
-        try r.members(Self.documentFields, path: "") { (r: inout JSONReader, _) throws(Stop) in
+        try r.members(Self.documentFields, path: "") { (r: inout JSONReader, k) throws(Stop) in
+            if k == 1 {
+                try inkData(&r, into: &doc)
+                return
+            }
             try r.members(Self.inputDataFields, path: "inputData") { (r: inout JSONReader, k) throws(Stop) in
                 if k == 0 {
                     try context(&r, into: &doc)
@@ -202,6 +247,44 @@ private struct UIMReader {
             }
         }
         return doc
+    }
+
+    /// The style of each `inkData` stroke, by its `sensorDataID`.
+    private func inkData(_ r: inout JSONReader, into doc: inout UIMDecoder.Document) throws(Stop) {
+        guard !r.consumeNull() else { return }
+        try r.members(Self.inkDataFields, path: "inkData") { (r: inout JSONReader, _) throws(Stop) in
+            guard !r.consumeNull() else { return }
+            try r.elements(path: "inkData.strokes") { (r: inout JSONReader, i) throws(Stop) in
+                let p = "inkData.strokes[\(i)]"
+                var id: String?
+                var style = UIMDecoder.Style()
+                try r.members(Self.inkStrokeFields, path: p) { (r: inout JSONReader, k) throws(Stop) in
+                    if k == 0 {
+                        id = try r.string(path: "\(p).sensorDataID")
+                        return
+                    }
+                    guard !r.consumeNull() else { return }
+                    try r.members(Self.styleFields, path: "\(p).style") { (r: inout JSONReader, _) throws(Stop) in
+                        guard !r.consumeNull() else { return }
+                        let q = "\(p).style.properties"
+                        try r.members(Self.styleProperties, path: q) { (r: inout JSONReader, k) throws(Stop) in
+                            var value: Double?
+                            try r.members(Self.valueFields, path: "\(q).\(Self.styleProperties[k].key)") { (r: inout JSONReader, _) throws(Stop) in
+                                value = try r.double(path: "\(q).\(Self.styleProperties[k].key).value")
+                            }
+                            switch k {
+                            case 0: style.red = value ?? 0
+                            case 1: style.green = value ?? 0
+                            case 2: style.blue = value ?? 0
+                            case 3: style.alpha = value ?? 0
+                            default: style.size = value
+                            }
+                        }
+                    }
+                }
+                if let id { doc.styles[id] = style }
+            }
+        }
     }
 
     private func context(_ r: inout JSONReader, into doc: inout UIMDecoder.Document) throws(Stop) {
@@ -274,6 +357,10 @@ private struct UIMReader {
         try r.members(Self.sensorDataFields, path: "inputData.sensorData[\(s)]") { (r: inout JSONReader, k) throws(Stop) in
             if k == 0 {
                 stroke.timestamp = try timestamp(&r, s)
+                return
+            }
+            if k == 2 {
+                stroke.id = try r.string(path: "inputData.sensorData[\(s)].id")
                 return
             }
             try r.elements(path: "inputData.sensorData[\(s)].dataChannels") { (r: inout JSONReader, c) throws(Stop) in

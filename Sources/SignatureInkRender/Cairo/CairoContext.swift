@@ -65,6 +65,28 @@ final class CairoContext {
         }
     }
 
+    /// Adds the elements of a path to the current Cairo path.
+    func append(_ elements: ArraySlice<Path.Element>) {
+        for e in elements {
+            switch e {
+            case let .move(p): cairo_move_to(pointer, p.x, p.y)
+            case let .line(p): cairo_line_to(pointer, p.x, p.y)
+            case let .cubic(a, b, c): cairo_curve_to(pointer, a.x, a.y, b.x, b.y, c.x, c.y)
+            case .close: cairo_close_path(pointer)
+            }
+        }
+    }
+
+    /// Sets how the next fills combine with what is drawn: painted over (Cairo `OVER`), or removing it in
+    /// proportion to their coverage and opacity (Cairo `DEST_OUT`, canvas `destination-out`).
+    func setErasing(_ erasing: Bool) {
+        cairo_set_operator(pointer, erasing ? CAIRO_OPERATOR_DEST_OUT : CAIRO_OPERATOR_OVER)
+    }
+
+    /// Sets how far Cairo's flattening of curves into lines may fall inside them, in device pixels (Cairo's
+    /// default is 0.1).
+    func setTolerance(_ pixels: Double) { cairo_set_tolerance(pointer, pixels) }
+
     /// Fills the current path with the non-zero rule and clears it.
     func fillNonZero() {
         cairo_set_fill_rule(pointer, CAIRO_FILL_RULE_WINDING)
@@ -124,7 +146,7 @@ final class CairoContext {
     /// Empties the current path.
     func newPath() { cairo_new_path(pointer) }
 
-    /// The current path as a ``Path`` (curves kept as cubics), leaving the context's path empty.
+    /// The current path as a `Path` (curves kept as cubics), leaving the context's path empty.
     func takePath() throws(RenderError) -> Path {
         guard let copy = cairo_copy_path(pointer) else { throw .cairo("cairo_copy_path failed") }
         defer { cairo_path_destroy(copy) }

@@ -11,16 +11,60 @@ struct InkGeometry {
     var path: Path
     /// For each stroke, the range of ``path``'s elements that draw it (empty for a stroke with no finite sample).
     var strokeRanges: [Range<Int>]
+    /// The ink in drawing order as runs of consecutive strokes with the same paint; empty for a signature
+    /// without recorded pens, which is drawn with the options' pen.
+    var paints: [PaintRun] = []
+
+    /// Consecutive strokes filled with one colour and blend: one fill, so that their overlaps do not darken.
+    struct PaintRun: Equatable {
+        /// The range of ``InkGeometry/path``'s elements.
+        var elements: Range<Int>
+        /// The ink colour.
+        var color: Color
+        /// Painted over, or erasing.
+        var blend: Pen.Blend
+    }
+
+    /// Indices into ``path``'s elements, ascending, where one fill ends and the next begins inside a paint run:
+    /// signature_pad fills each curve on its own, so translucent ink builds up where curves overlap. Empty
+    /// when every run is one fill.
+    var fillBreaks: [Int] = []
+    /// Whether the ink holds strokes redrawn as signature_pad draws them, whose small round dots need Cairo's
+    /// curves flattened finely (see ``Scene/signaturePadTolerance``).
+    var hasSignaturePadInk = false
+
+    /// The element ranges filled one after another to draw `run`: the run split at ``fillBreaks``.
+    func fills(of run: PaintRun) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = run.elements.lowerBound
+        for b in fillBreaks where b > start && b < run.elements.upperBound {
+            ranges.append(start..<b)
+            start = b
+        }
+        ranges.append(start..<run.elements.upperBound)
+        return ranges
+    }
+
+    /// Whether the ink is one colour painted over the background: it can then be written as coverage.
+    var isSinglePaint: Bool { paints.count <= 1 && paints.allSatisfy { $0.blend == .normal } }
+
+    /// The colour of single-paint ink (``isSinglePaint``), else of its first run.
+    func inkColor(default color: Color) -> Color { paints.first?.color ?? color }
 
     /// The ink of `signature` placed by `layout`.
     ///
     /// The samples are moved into output units first and outlined there, so widths, tapers and the curve
     /// tolerance are in output units whatever the layout's scale; the speed parameters are scaled with the
     /// ink so a fitted signature keeps the widths it has at its natural size.
+    ///
+    /// A stroke with a recorded pen (`Signature.pens`) is drawn with the pen's colour and widths, unless
+    /// ``RenderOptions/recordedPen`` leaves them out; its blend (an eraser) always applies. A pen with
+    /// signature_pad's width model is redrawn with `SignaturePadCurves` in canvas units and then moved,
+    /// which keeps its widths in output units.
     static func make(_ signature: Signature, layout: Layout, options: RenderOptions) -> InkGeometry {
         let k = layout.inkScale
-        var style = options.penStyle
         let moved = k != 1 || layout.offset != .zero
+        var style = options.penStyle
         if moved {
             style.speedAtMidWidth *= k
             style.smoothingBeta /= k
@@ -30,21 +74,82 @@ struct InkGeometry {
         path.reserveCapacity(signature.samples.count * 2 + signature.strokeCount * 12)
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(signature.strokeCount)
-        for stroke in signature.strokes {
-            let start = path.elements.count
-            if moved {
-                // Moved as they are read: no copy of the samples.
-                outliner.appendOutline(of: stroke.lazy.map { s in
-                    var t = s
-                    t.location = layout.apply(s.location)
-                    return t
-                }, to: &path)
-            } else {
-                outliner.appendOutline(of: stroke, to: &path)
+        guard !signature.pens.isEmpty else {
+            for stroke in signature.strokes {
+                let start = path.elements.count
+                outline(stroke, layout: layout, moved: moved, with: &outliner, to: &path)
+                ranges.append(start..<path.elements.count)
             }
-            ranges.append(start..<path.elements.count)
+            // One paint, the options' pen: no run is listed, so that the common case allocates nothing more.
+            return InkGeometry(path: path, strokeRanges: ranges)
         }
-        return InkGeometry(path: path, strokeRanges: ranges)
+
+        var paints: [PaintRun] = []
+        var outliners: [PenStyle: Outliner] = [:]
+        var curvePoints: [InkPoint] = []
+        var curveEnds: [Int] = []
+        var breaks: [Int] = []
+        var signaturePadInk = false
+        let parts = options.recordedPen
+        for (index, stroke) in signature.strokes.enumerated() {
+            let start = path.elements.count
+            let pen = signature.pen(ofStroke: index)
+            if let pen, parts.contains(.widths) {
+                if case .signaturePad = pen.widthModel {
+                    signaturePadInk = true
+                    let curves = SignaturePadCurves(pen: pen, style: options.penStyle)
+                    if let dot = curves.inkPoints(of: stroke, into: &curvePoints, curveEnds: &curveEnds) {
+                        // Translucent ink builds up where signature_pad's curves overlap: each curve is its own
+                        // fill. Opaque ink looks the same filled at once, which is much cheaper.
+                        let layered = pen.color.alpha < 255
+                        if layered && start > 0 { breaks.append(start) }
+                        outliner.appendOutline(of: [moved ? layout.apply(dot) : dot], isDot: true, to: &path)
+                        if moved { for i in curvePoints.indices { curvePoints[i] = layout.apply(curvePoints[i]) } }
+                        var first = 0
+                        for end in curveEnds {
+                            if layered { breaks.append(path.elements.count) }
+                            outliner.appendOutline(of: curvePoints[first..<end], isDot: end - first == 1, to: &path)
+                            first = end
+                        }
+                        if layered { breaks.append(path.elements.count) }
+                    }
+                } else {
+                    var penStyle = pen.applied(to: style)
+                    penStyle = penStyle.sanitized
+                    var penOutliner = outliners[penStyle] ?? Outliner(style: penStyle)
+                    outline(stroke, layout: layout, moved: moved, with: &penOutliner, to: &path)
+                    outliners[penStyle] = penOutliner
+                }
+            } else {
+                outline(stroke, layout: layout, moved: moved, with: &outliner, to: &path)
+            }
+            let end = path.elements.count
+            ranges.append(start..<end)
+            let color = pen.map { parts.contains(.color) ? $0.color : options.penColor } ?? options.penColor
+            let blend = pen?.blend ?? .normal
+            if let last = paints.last, last.color == color, last.blend == blend {
+                paints[paints.count - 1].elements = last.elements.lowerBound..<end
+            } else {
+                paints.append(PaintRun(elements: start..<end, color: color, blend: blend))
+            }
+        }
+        return InkGeometry(path: path, strokeRanges: ranges, paints: paints, fillBreaks: breaks,
+                           hasSignaturePadInk: signaturePadInk)
+    }
+
+    /// Outlines one stroke with `outliner`, moving its samples into output units as they are read.
+    private static func outline(_ stroke: ArraySlice<InkSample>, layout: Layout, moved: Bool,
+                                with outliner: inout Outliner, to path: inout Path) {
+        if moved {
+            // Moved as they are read: no copy of the samples.
+            outliner.appendOutline(of: stroke.lazy.map { s in
+                var t = s
+                t.location = layout.apply(s.location)
+                return t
+            }, to: &path)
+        } else {
+            outliner.appendOutline(of: stroke, to: &path)
+        }
     }
 
     /// Cairo's fixed-point coordinates (24.8 bits) hold device coordinates up to 2^23 pixels; beyond them it
@@ -92,3 +197,4 @@ struct InkGeometry {
     /// The path of one stroke.
     func strokePath(_ index: Int) -> Path { Path(Array(path.elements[strokeRanges[index]])) }
 }
+

@@ -30,15 +30,23 @@ struct Scene {
         }
     }
 
+    /// Cairo's flattening tolerance for ink redrawn as signature_pad draws it, in device pixels: its default,
+    /// 0.1, cuts each small round dot's chords inside the circle and loses a few percent of its area, which a
+    /// browser's canvas does not; this keeps a 2-pixel dot within half a percent.
+    static let signaturePadTolerance = 0.01
+
     /// Farthest the outline given to a vector surface may be from the outline a raster fills, in output units:
     /// the straight-run budget the SVG writer has at its default precision.
     static let vectorLineTolerance = 0.15
 
-    /// Whether only the ink is drawn, in one colour: the output is then a coverage image.
+    /// Whether only the ink is drawn, in one colour painted over: the output is then a coverage image.
     var isInkOnly: Bool {
         let d = options.decorations
-        return !d.signatureLine && !d.xMark && (d.watermark ?? "").isEmpty && timestamp == nil
+        return !d.signatureLine && !d.xMark && (d.watermark ?? "").isEmpty && timestamp == nil && ink.isSinglePaint
     }
+
+    /// The colour of the ink when it is one colour (``InkGeometry/isSinglePaint``).
+    var inkColor: Color { ink.inkColor(default: options.penColor) }
 
     /// The decoration positions for this box.
     var decorationLayout: DecorationLayout { DecorationLayout(width: layout.width, height: layout.height) }
@@ -50,12 +58,32 @@ struct Scene {
     /// a PDF holds a few commands for a straight stretch of ink rather than two for every ink point.
     func draw(on context: CairoContext) throws(RenderError) {
         let vector = !context.drawsPixels
-        let grouped = options.opacity < 1
+        let erases = ink.paints.contains { $0.blend == .erase }
+        // An eraser removes ink, never the background: the ink is drawn in a group of its own first.
+        let grouped = options.opacity < 1 || erases
         if grouped { context.pushGroup() }
         try drawDecorationsBehind(on: context)
-        context.setSource(options.penColor)
-        context.append(vector ? ink.path.simplifyingLines(tolerance: Self.vectorLineTolerance) : ink.path)
-        context.fillNonZero()
+        if ink.hasSignaturePadInk { context.setTolerance(Self.signaturePadTolerance) }
+        if ink.paints.count <= 1 && ink.fillBreaks.isEmpty {
+            context.setSource(inkColor)
+            context.setErasing(ink.paints.first?.blend == .erase)
+            context.append(vector ? ink.path.simplifyingLines(tolerance: Self.vectorLineTolerance) : ink.path)
+            context.fillNonZero()
+        } else {
+            for run in ink.paints {
+                context.setSource(run.color)
+                context.setErasing(run.blend == .erase)
+                for fill in ink.fills(of: run) {
+                    if vector {
+                        context.append(Path(Array(ink.path.elements[fill])).simplifyingLines(tolerance: Self.vectorLineTolerance))
+                    } else {
+                        context.append(ink.path.elements[fill])
+                    }
+                    context.fillNonZero()
+                }
+            }
+        }
+        context.setErasing(false)
         if grouped { context.popGroupAndPaint(alpha: options.opacity) }
     }
 

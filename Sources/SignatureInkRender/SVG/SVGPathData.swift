@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import SignatureInk
 
-/// Writes a ``Path`` as compact SVG path data: coordinates rounded to a fixed number of decimals, relative
+/// Writes a `Path` as compact SVG path data: coordinates rounded to a fixed number of decimals, relative
 /// commands (`m l h v c z`), repeated command letters left out, and separators only where a number would
 /// otherwise run into the previous one.
 ///

@@ -20,27 +20,37 @@ struct SVGWriter {
         if o.background.alpha > 0 {
             out += "<rect width=\"\(Self.number(w))\" height=\"\(Self.number(h))\"\(Self.paint("fill", o.background))/>\n"
         }
-        let grouped = o.opacity < 1
-        if grouped { out += "<g opacity=\"\(Self.number(o.opacity, decimals: 3))\">\n" }
+        // What an eraser may remove: the decorations and the ink, not the background.
+        var body = ""
         let at = scene.decorationLayout
         let texts = try scene.decorationTexts()
-        if let w = texts.watermark { out += try text(w) }
+        if let w = texts.watermark { body += try text(w) }
         if d.signatureLine {
             var line = Path()
             line.move(to: Point(at.lineStartX, at.lineY))
             line.line(to: Point(at.lineEndX, at.lineY))
-            out += "<path fill=\"none\"\(Self.paint("stroke", d.lineColor)) stroke-width=\"\(Self.number(DecorationLayout.lineWidth))\""
+            body += "<path fill=\"none\"\(Self.paint("stroke", d.lineColor)) stroke-width=\"\(Self.number(DecorationLayout.lineWidth))\""
                 + " d=\"\(pathData.encode(line))\"/>\n"
         }
         if d.xMark {
             var x = Path()
             for (a, b) in at.xMarkSegments { x.move(to: a); x.line(to: b) }
-            out += "<path fill=\"none\"\(Self.paint("stroke", d.lineColor)) stroke-width=\"\(Self.number(DecorationLayout.xMarkWidth))\""
+            body += "<path fill=\"none\"\(Self.paint("stroke", d.lineColor)) stroke-width=\"\(Self.number(DecorationLayout.xMarkWidth))\""
                 + " stroke-linecap=\"round\" d=\"\(pathData.encode(x))\"/>\n"
         }
-        if let t = texts.timestamp { out += try text(t) }
-        out += ink(scene.ink, color: o.penColor)
-        if grouped { out += "</g>\n" }
+        if let t = texts.timestamp { body += try text(t) }
+        var defs = ""
+        if scene.ink.isSinglePaint && scene.ink.fillBreaks.isEmpty {
+            body += ink(scene.ink, color: scene.inkColor)
+        } else {
+            (defs, body) = paints(scene.ink, over: body, width: w, height: h)
+        }
+        if !defs.isEmpty { out += "<defs>\n" + defs + "</defs>\n" }
+        if o.opacity < 1 {
+            out += "<g opacity=\"\(Self.number(o.opacity, decimals: 3))\">\n" + body + "</g>\n"
+        } else {
+            out += body
+        }
         out += "</svg>\n"
         return out
     }
@@ -77,6 +87,41 @@ struct SVGWriter {
         var out = opaque ? "<g \(fill)>\n" : "<g \(fill) opacity=\"\(alpha)\">\n"
         for i in strokes { out += "<path d=\"\(pathData.encode(ink.strokePath(i).simplifyingLines(tolerance: tolerance)))\"/>\n" }
         return out + "</g>\n"
+    }
+
+    /// Ink of several colours, with erasers or with translucent signature_pad pens: one `<path>` per run of
+    /// strokes with the same paint, in order (per curve for a translucent signature_pad pen, whose ink builds up
+    /// where its curves overlap, as on the page).
+    /// An erasing run becomes a mask over everything before it (white keeps, its path in black at the eraser's
+    /// opacity removes), the same as canvas `destination-out`.
+    /// - Parameter before: what is drawn before the ink (decorations), which an eraser may remove too.
+    /// - Returns: the masks for `<defs>` (empty without erasers) and the body with the ink.
+    private func paints(_ ink: InkGeometry, over before: String, width: Double, height: Double) -> (defs: String, body: String) {
+        let tolerance = Swift.max(0, Self.maximumDeviation - pathData.step * 0.5 * 2.0.squareRoot() - 0.03)
+        var body = before
+        var masks = ""
+        for (k, run) in ink.paints.enumerated() where !run.elements.isEmpty {
+            let d = pathData.encode(Path(Array(ink.path.elements[run.elements])).simplifyingLines(tolerance: tolerance))
+            switch run.blend {
+            case .normal where ink.fills(of: run).count > 1:
+                // Translucent signature_pad ink: one path per curve, so it builds up where they overlap.
+                body += "<g\(Self.paint("fill", run.color))>\n"
+                for fill in ink.fills(of: run) {
+                    body += "<path d=\"\(pathData.encode(Path(Array(ink.path.elements[fill])).simplifyingLines(tolerance: tolerance)))\"/>\n"
+                }
+                body += "</g>\n"
+            case .normal:
+                body += "<path\(Self.paint("fill", run.color)) d=\"\(d)\"/>\n"
+            case .erase:
+                let id = "erase\(k)"
+                let alpha = run.color.alpha == 255 ? "" : " fill-opacity=\"\(Self.number(Double(run.color.alpha) / 255, decimals: 3))\""
+                masks += "<mask id=\"\(id)\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"\(Self.number(width))\""
+                    + " height=\"\(Self.number(height))\"><rect width=\"\(Self.number(width))\" height=\"\(Self.number(height))\""
+                    + " fill=\"#ffffff\"/><path fill=\"#000000\"\(alpha) d=\"\(d)\"/></mask>\n"
+                body = "<g mask=\"url(#\(id))\">\n" + body + "</g>\n"
+            }
+        }
+        return (masks, body)
     }
 
     /// ` fill="#rrggbb"` (or stroke), with an opacity attribute when the colour is translucent.

@@ -49,3 +49,13 @@ extension Data {
         return copy
     }
 }
+
+extension Signature {
+    /// The signature without its recorded pens: what a format that writes its pens into metadata (InkML brushes,
+    /// signature_pad groups) round-trips exactly, the pens being read back from that metadata.
+    var withoutPens: Signature {
+        var s = self
+        s.pens = []
+        return s
+    }
+}
