@@ -98,6 +98,16 @@ public struct InkDecoder: Sendable {
         guard !signature.isEmpty else {
             throw .field(path: "", message: "the \(format.displayName) file holds no ink samples: nothing to draw")
         }
+        // Pens written by other software may hold values the model does not store (a negative width, a minimum
+        // above the maximum, a filter weight past 1): held to the model's ranges, and said.
+        let held = signature.pens.map(\.held)
+        if held != signature.pens {
+            var changed = signature
+            changed.pens = held
+            assumptions.append("pen widths held to \(Pen.thinnestLine)...\(Pen.widestLine) with the minimum at most the maximum, "
+                               + "and velocityFilterWeight to 0...1")
+            return DecodeResult(signature: changed, format: format, assumptions: assumptions)
+        }
         return DecodeResult(signature: signature, format: format, assumptions: assumptions)
     }
 }

@@ -115,3 +115,28 @@ public struct Pen: Sendable, Hashable, Codable {
         return s
     }
 }
+
+extension Pen {
+    /// The pen with every value in the range the model stores: widths held to
+    /// ``thinnestLine``...``widestLine`` (a width that is not a positive finite number is dropped, so the
+    /// renderer's applies), a minimum width above the maximum lowered to it, and signature_pad's
+    /// `velocityFilterWeight` held to `0...1` (a value that is not finite becomes signature_pad's 0.7).
+    ///
+    /// Decoders of formats written by other software apply it, so that whatever a file says, the signature can be
+    /// stored in the native format and read back.
+    public var held: Pen {
+        var pen = self
+        func hold(_ w: Double?) -> Double? {
+            guard let w, w.isFinite, w > 0 else { return nil }
+            return Swift.min(Self.widestLine, Swift.max(Self.thinnestLine, w))
+        }
+        pen.minWidth = hold(minWidth)
+        pen.maxWidth = hold(maxWidth)
+        pen.dotWidth = hold(dotWidth)
+        if let lo = pen.minWidth, let hi = pen.maxWidth, lo > hi { pen.minWidth = hi }
+        if case let .signaturePad(weight) = widthModel {
+            pen.widthModel = .signaturePad(velocityFilterWeight: weight.isFinite ? Swift.min(1, Swift.max(0, weight)) : 0.7)
+        }
+        return pen
+    }
+}
