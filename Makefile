@@ -19,6 +19,11 @@ deps:
 	[ -f /usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf ] || missing="$$missing fonts-noto-core"; \
 	[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing="$$missing fonts-noto-cjk"; \
 	command -v pdfinfo >/dev/null || missing="$$missing poppler-utils"; \
+	command -v qpdf >/dev/null || missing="$$missing qpdf"; \
+	pkg-config --exists libqpdf 2>/dev/null || missing="$$missing libqpdf-dev"; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
+	command -v wrk >/dev/null || missing="$$missing wrk"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "Installing$$missing"; \
