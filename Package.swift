@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SignatureInk", targets: ["SignatureInk"]),
         .library(name: "SignatureInkFormats", targets: ["SignatureInkFormats"]),
         .library(name: "SignatureInkRender", targets: ["SignatureInkRender"]),
+        .library(name: "SignatureInkConsent", targets: ["SignatureInkConsent"]),
         .executable(name: "signature-ink", targets: ["signature-ink"]),
     ],
     dependencies: [
@@ -47,10 +48,14 @@ let package = Package(
         .target(
             name: "SignatureInkRender", dependencies: ["SignatureInk", "CCairo", "CPango", "CPNG"],
             swiftSettings: strict),
+        // Consent documents: the model, the walk-through, the signed PDF and the consent record.
+        .target(
+            name: "SignatureInkConsent", dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender"],
+            swiftSettings: strict),
         .executableTarget(
             name: "signature-ink",
             dependencies: [
-                "SignatureInk", "SignatureInkFormats", "SignatureInkRender",
+                "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -68,6 +73,10 @@ let package = Package(
             name: "SignatureInkRenderTests",
             dependencies: ["SignatureInkRender", "SignatureInkFormats", "InkTestSupport"],
             exclude: ["Goldens"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "SignatureInkConsentTests",
+            dependencies: ["SignatureInkConsent", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "CLITests",

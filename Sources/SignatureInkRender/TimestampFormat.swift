@@ -85,7 +85,18 @@ public struct TimestampFormat: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter ms: milliseconds since 1970-01-01T00:00:00Z, UTC; must be finite and fall
     ///   in the years 1...9999.
     /// - Returns: the text, or `nil` when the time is not finite or outside the years 1...9999.
-    public func string(millisecondsSince1970 ms: Double) -> String? {
+    public func string(millisecondsSince1970 ms: Double) -> String? { string(millisecondsSince1970: ms, utcOffsetMinutes: 0) }
+
+    /// Writes a time as the local time of a UTC offset: the fields are the local date and time, `XXX` writes the
+    /// offset as `+01:00` and `X` as `+01` (`+0530` when it has minutes), each `Z` at offset 0.
+    /// - Parameters:
+    ///   - utc: milliseconds since 1970-01-01T00:00:00Z; the local time must fall in the years 1...9999.
+    ///   - utcOffsetMinutes: the offset from UTC in minutes, `-1080...1080`.
+    /// - Returns: the text, or `nil` when the time is not finite, outside the years 1...9999, or the offset is
+    ///   out of range.
+    public func string(millisecondsSince1970 utc: Double, utcOffsetMinutes offset: Int) -> String? {
+        guard (-1080...1080).contains(offset) else { return nil }
+        let ms = utc + Double(offset) * 60_000
         // 0001-01-01 and 10000-01-01 in milliseconds since 1970.
         guard ms.isFinite, ms >= -62_135_596_800_000, ms < 253_402_300_800_000 else { return nil }
         let total = Int64(ms.rounded(.down))
@@ -119,7 +130,11 @@ public struct TimestampFormat: Sendable, Hashable, CustomStringConvertible {
                 case "m": pad(minute, n)
                 case "s": pad(second, n)
                 case "S": pad(milli / [1, 100, 10, 1][n], n)
-                default: out += n == 1 ? "Z" : "+00:00"  // X: always UTC
+                default:  // X
+                    if offset == 0 { out += n == 1 ? "Z" : "+00:00"; break }
+                    out += offset < 0 ? "-" : "+"
+                    pad(abs(offset) / 60, 2)
+                    if n == 3 { out += ":"; pad(abs(offset) % 60, 2) } else if abs(offset) % 60 != 0 { pad(abs(offset) % 60, 2) }
                 }
             }
         }

@@ -22,7 +22,7 @@ struct InputLoader: Sendable {
     /// Reads at most ``DecodingLimits/maxBytes`` bytes of `path`, refusing more: the size is checked before
     /// reading, and a file that grew after that, or one with no size (a pipe, a device such as `/dev/zero`),
     /// cannot exhaust memory either. One `open`, one `fstat` and the reads: nothing else touches the disk.
-    private func readBounded(_ path: String) throws(InputFailure) -> Data {
+    func readBounded(_ path: String) throws(InputFailure) -> Data {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw InputFailure(path: path, reason: errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot read the file")

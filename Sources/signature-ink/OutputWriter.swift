@@ -19,6 +19,32 @@ enum OutputWriter {
     /// Writes `bytes` to a temporary file beside `path` (creating its folder), then renames it over `path`. An
     /// existing file at `path` is replaced only when the whole write succeeded.
     static func write(_ bytes: [UInt8], to path: String) throws(InputFailure) {
+        try stage(bytes, to: path).commit()
+    }
+
+    /// A file written in full beside its destination, not yet in place.
+    struct Staged {
+        /// Where it goes.
+        let path: String
+        /// Where it is now.
+        let temporary: String
+
+        /// Renames it over its destination.
+        func commit() throws(InputFailure) {
+            if rename(temporary, path) != 0 {
+                let error = OutputWriter.failure(path)
+                unlink(temporary)
+                throw error
+            }
+        }
+
+        /// Removes it, leaving the destination as it was.
+        func discard() { unlink(temporary) }
+    }
+
+    /// Writes `bytes` to a temporary file beside `path` (creating its folder) and returns it, to be put in place
+    /// with ``Staged/commit()`` once every file of a set is written, or removed with ``Staged/discard()``.
+    static func stage(_ bytes: [UInt8], to path: String) throws(InputFailure) -> Staged {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -48,11 +74,7 @@ enum OutputWriter {
             unlink(temporary)
             throw error
         }
-        if rename(temporary, path) != 0 {
-            let error = failure(path)
-            unlink(temporary)
-            throw error
-        }
+        return Staged(path: path, temporary: temporary)
     }
 
     /// Creates `directory` and its parents unless this process already did (or found it).
@@ -62,7 +84,7 @@ enum OutputWriter {
         _ = madeDirectories.withLock { $0.insert(directory) }
     }
 
-    private static func failure(_ path: String, reason: String? = nil) -> InputFailure {
+    static func failure(_ path: String, reason: String? = nil) -> InputFailure {
         InputFailure(path: path, reason: "cannot write: \(reason ?? String(cString: strerror(errno)))")
     }
 

@@ -11,7 +11,7 @@ struct SignatureInkCommand: ParsableCommand {
             Exit status: 0 when every input was done, 1 when some inputs failed (each failure is printed \
             on stderr as FILE: reason, and the other outputs are still written), 2 for a usage error.
             """,
-        subcommands: [RenderCommand.self, ConvertCommand.self, InfoCommand.self])
+        subcommands: [RenderCommand.self, ConvertCommand.self, InfoCommand.self, ConsentCommand.self])
 
     /// Runs the command with the documented exit codes: 0 done, 1 some inputs failed, 2 usage error.
     static func main() {

@@ -130,17 +130,23 @@ final class CairoContext {
         cairo_fill(pointer)
     }
 
-    /// Makes `rect` (user space) a link to `target` on a PDF surface; nothing on other surfaces.
+    /// Makes `rect` (user space) a link to `target` on a PDF page of a ``PDFDocument``; nothing elsewhere.
+    ///
+    /// The link is kept by the document and written as an annotation when it finishes: Cairo 1.16's own link
+    /// tags make broken files (see `PDFLinkAnnotations`), so none are drawn, and a PDF surface a caller made
+    /// gets no link.
     func link(to target: String, over rect: Rect) {
-        // Cairo reads the target as a quoted string: a backslash or a quote inside it is escaped.
-        var escaped = ""
-        for c in target {
-            if c == "\\" || c == "'" { escaped.append("\\") }
-            escaped.append(c)
+        guard let sink = PDFSink.of(context: pointer), sink.page > 0 else { return }
+        var xs: [Double] = [], ys: [Double] = []
+        for (x, y) in [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)] {
+            var dx = x, dy = y
+            cairo_user_to_device(pointer, &dx, &dy)
+            xs.append(dx)
+            ys.append(dy)
         }
-        let attributes = "rect=[\(rect.minX) \(rect.minY) \(rect.width) \(rect.height)] uri='\(escaped)'"
-        cairo_tag_begin(pointer, CAIRO_TAG_LINK, attributes)
-        cairo_tag_end(pointer, CAIRO_TAG_LINK)
+        guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max(), x1 > x0, y1 > y0 else { return }
+        // Device space is points from the top left; PDF page space counts up from the bottom.
+        sink.links.append(PDFLink(page: sink.page, rect: (x0, sink.pageHeight - y1, x1, sink.pageHeight - y0), uri: target))
     }
 
     /// Empties the current path.

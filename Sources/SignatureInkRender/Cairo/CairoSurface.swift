@@ -65,7 +65,7 @@ final class CairoSurface {
     }
 
     /// The user data key under which a PDF surface holds its sink; only its address matters.
-    nonisolated(unsafe) private static let sinkKey = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
+    nonisolated(unsafe) static let sinkKey = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
 
     deinit { cairo_surface_destroy(pointer) }
 
@@ -130,7 +130,20 @@ final class CairoSurface {
     }
 }
 
-/// Collects the bytes Cairo writes to a stream.
+/// Collects the bytes Cairo writes to a stream, and the links drawn on its pages (added after Cairo is done; see
+/// `PDFLinkAnnotations`).
 final class PDFSink {
     var bytes: [UInt8] = []
+    /// The links drawn so far.
+    var links: [PDFLink] = []
+    /// The page being drawn, from 1, and its height in points.
+    var page = 0
+    var pageHeight = 0.0
+
+    /// The sink of the PDF surface a context draws on, or `nil` when it draws on anything else.
+    static func of(context: OpaquePointer) -> PDFSink? {
+        guard let surface = cairo_get_target(context),
+              let data = cairo_surface_get_user_data(surface, CairoSurface.sinkKey) else { return nil }
+        return Unmanaged<PDFSink>.fromOpaque(data).takeUnretainedValue()
+    }
 }

@@ -9,7 +9,8 @@ public enum DocumentBlock: Sendable {
     case heading(String, level: Int, bookmark: Bool)
     /// A paragraph, broken across pages between lines when it does not fit.
     case paragraph(Paragraph)
-    /// A list item: the marker (`•`, `1.`) at the start edge and the paragraph indented after it.
+    /// A list item: the marker (`•`, `1.`) at the start edge (the right for a paragraph whose direction is
+    /// ``TextDirection/rightToLeft``) and the paragraph indented after it.
     case listItem(Paragraph, marker: String)
     /// A signature block, never broken: the ink over a line with the name and date under it. `height` is in
     /// points, `48...400`; the block is as wide as the column, at most 320 points.
@@ -41,6 +42,10 @@ public struct PagedDocument: Sendable {
     public var language: String
     /// The PDF's creation date, ISO 8601; `nil` for ``PDFDocument/defaultCreationDate``.
     public var creationDate: String?
+    /// The direction of the headings and the running header; right to left also puts the header and the signature
+    /// blocks at the right edge. Default ``TextDirection/auto``: headings from their first letter, header and
+    /// blocks at the left.
+    public var direction: TextDirection
 
     /// Creates a document.
     /// - Parameters:
@@ -51,8 +56,10 @@ public struct PagedDocument: Sendable {
     ///   - footer: footer template; default `Page {n} of {N}`.
     ///   - language: BCP 47 tag; default `und`.
     ///   - creationDate: ISO 8601 creation date; default `nil`.
+    ///   - direction: headings' and header's direction; default ``TextDirection/auto``.
     public init(blocks: [DocumentBlock], setup: PageSetup = .a4, title: String = "", subject: String = "",
-                footer: String = "Page {n} of {N}", language: String = "und", creationDate: String? = nil) {
+                footer: String = "Page {n} of {N}", language: String = "und", creationDate: String? = nil,
+                direction: TextDirection = .auto) {
         self.blocks = blocks
         self.setup = setup
         self.title = title
@@ -60,6 +67,7 @@ public struct PagedDocument: Sendable {
         self.footer = footer
         self.language = language
         self.creationDate = creationDate
+        self.direction = direction
     }
 
     /// Most blocks in one document.
@@ -112,7 +120,7 @@ public struct PagedDocument: Sendable {
     /// Something placed on a page, at a height in points from the page's top.
     enum Item {
         case lines(Paragraph, Range<Int>, x: Double, y: Double, width: Double)
-        case marker(TextLine, x: Double, baseline: Double)
+        case marker(TextLine, x: Double, baseline: Double, anchor: TextAnchor)
         case signature(SignatureBlock, Rect)
         case bookmark(String, level: Int, y: Double)
     }
@@ -121,7 +129,7 @@ public struct PagedDocument: Sendable {
     private func heading(_ text: String, level: Int) -> (paragraph: Paragraph, spaceBefore: Double) {
         let size: Double = level == 1 ? 20 : level == 2 ? 14 : 12
         let font = TextFont(size: size, bold: true, language: language)
-        return (Paragraph([TextRun(text)], font: font, lineSpacing: 1.05), size * (level == 1 ? 0 : 0.9))
+        return (Paragraph([TextRun(text)], font: font, lineSpacing: 1.05, direction: direction), size * (level == 1 ? 0 : 0.9))
     }
 
     /// Width of a list item's marker column.
@@ -169,8 +177,10 @@ public struct PagedDocument: Sendable {
                 }
                 if start == 0, let marker {
                     let line = TextLine(text: marker, font: p.font)
-                    let markerX = x - Self.indent(p.font)
-                    place(.marker(line, x: markerX, baseline: y + lines[0].baseline))
+                    // The marker sits in the indent at the paragraph's start edge.
+                    let rightToLeft = p.direction == .rightToLeft
+                    let markerX = rightToLeft ? x + width + Self.indent(p.font) : x - Self.indent(p.font)
+                    place(.marker(line, x: markerX, baseline: y + lines[0].baseline, anchor: rightToLeft ? .end : .start))
                 }
                 place(.lines(p, start..<(start + fit), x: x, y: y, width: width))
                 y += lines[start..<(start + fit)].reduce(0) { $0 + $1.height }
@@ -204,13 +214,16 @@ public struct PagedDocument: Sendable {
                 try flow(p, x: setup.margin, width: width, marker: nil)
             case let .listItem(p, marker):
                 let indent = Self.indent(p.font)
-                try flow(p, x: setup.margin + indent, width: width - indent, marker: marker)
+                let x = p.direction == .rightToLeft ? setup.margin : setup.margin + indent
+                try flow(p, x: x, width: width - indent, marker: marker)
             case let .signature(block, height):
                 guard height.isFinite, (48...400).contains(height) else {
                     throw .invalidOption(option: "signature height", message: "\(height) pt is outside 48...400")
                 }
                 if y > top && y + height > bottom { newPage() }
-                place(.signature(block, Rect(x: setup.margin, y: y, width: Swift.min(width, 320), height: height)))
+                let blockWidth = Swift.min(width, 320)
+                let x = direction == .rightToLeft ? setup.margin + width - blockWidth : setup.margin
+                place(.signature(block, Rect(x: x, y: y, width: blockWidth, height: height)))
                 y += height + 12
             }
         }
@@ -224,10 +237,10 @@ public struct PagedDocument: Sendable {
             switch item {
             case let .lines(p, range, x, y, width):
                 try p.draw(lines: range, width: width, at: Point(x, y), on: target)
-            case let .marker(line, x, baseline):
+            case let .marker(line, x, baseline, anchor):
                 let context = try CairoContext(borrowing: target.unsafeContext)
                 context.setSource(Color(red: 0x21, green: 0x21, blue: 0x21))
-                try line.draw(anchor: .start, at: Point(x, baseline), on: context)
+                try line.draw(anchor: anchor, at: Point(x, baseline), on: context)
             case let .signature(block, rect):
                 try block.draw(in: rect, on: target)
             case .bookmark:
@@ -238,7 +251,10 @@ public struct PagedDocument: Sendable {
         context.setSource(Color(red: 0x75, green: 0x75, blue: 0x75))
         let small = TextFont(size: 8, language: language)
         if !title.isEmpty {
-            try TextLine(text: title, font: small).draw(anchor: .start, at: Point(setup.margin, setup.margin * 0.55), on: context)
+            let rightToLeft = direction == .rightToLeft
+            try TextLine(text: title, font: small).draw(anchor: rightToLeft ? .end : .start,
+                                                        at: Point(rightToLeft ? setup.width - setup.margin : setup.margin, setup.margin * 0.55),
+                                                        on: context)
         }
         if !footer.isEmpty {
             let text = footer.replacing("{n}", with: String(page)).replacing("{N}", with: String(count))

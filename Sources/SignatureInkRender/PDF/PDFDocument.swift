@@ -73,6 +73,8 @@ public final class PDFDocument {
             self.surface = surface
             self.context = context
         }
+        sink.page = pageCount + 1
+        sink.pageHeight = height
         context.save()
         do { try draw(CairoTarget(context: context)) } catch { context.restore(); failed = true; throw error }
         context.restore()
@@ -127,6 +129,6 @@ public final class PDFDocument {
         context = nil
         self.surface = nil
         try surface.finish()
-        return sink.bytes
+        return try PDFLinkAnnotations.append(sink.links, to: sink.bytes)
     }
 }

@@ -27,6 +27,17 @@ public struct TextRun: Sendable, Hashable {
     }
 }
 
+/// The direction a paragraph's lines run in.
+public enum TextDirection: String, Sendable, Hashable, Codable, CaseIterable {
+    /// From the paragraph's first strong character (Unicode's bidirectional algorithm, rule P2): Arabic or Hebrew
+    /// text runs right to left, Latin text left to right.
+    case auto
+    /// Left to right, lines starting at the left edge.
+    case leftToRight = "ltr"
+    /// Right to left, lines starting at the right edge.
+    case rightToLeft = "rtl"
+}
+
 /// Text set in lines of a given width, by Pango with the project's fonts: shaped, bidirectional, broken at word
 /// boundaries (inside a word only when one word is wider than the line).
 ///
@@ -47,6 +58,8 @@ public struct Paragraph: Sendable, Hashable {
     public var color: Color
     /// The colour of link runs, which are also underlined; default `#1a4fa0`.
     public var linkColor: Color
+    /// The paragraph's base direction; default ``TextDirection/auto``, from its first strong character.
+    public var direction: TextDirection
 
     /// Creates a paragraph.
     /// - Parameters:
@@ -56,15 +69,17 @@ public struct Paragraph: Sendable, Hashable {
     ///   - centered: centre each line; default `false`.
     ///   - color: text colour, default `#212121`.
     ///   - linkColor: link colour, default `#1a4fa0`.
+    ///   - direction: base direction, default ``TextDirection/auto``.
     public init(_ runs: [TextRun], font: TextFont, lineSpacing: Double = 1.15, centered: Bool = false,
                 color: Color = Color(red: 0x21, green: 0x21, blue: 0x21),
-                linkColor: Color = Color(red: 0x1a, green: 0x4f, blue: 0xa0)) {
+                linkColor: Color = Color(red: 0x1a, green: 0x4f, blue: 0xa0), direction: TextDirection = .auto) {
         self.runs = runs
         self.font = font
         self.lineSpacing = lineSpacing
         self.centered = centered
         self.color = color
         self.linkColor = linkColor
+        self.direction = direction
     }
 
     /// One line of a laid-out paragraph, in output units.
@@ -151,7 +166,18 @@ public struct Paragraph: Sendable, Hashable {
             pango_layout_set_single_paragraph_mode(layout, 0)
             pango_layout_set_width(layout, Int32((width * scale).rounded(.down)))
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-            pango_layout_set_alignment(layout, centered ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
+            // A fixed base direction: lines start at its edge, whatever the paragraph's first letter. The context is
+            // shared by every layout (under the fonts' lock), so its direction is put back when this layout is done.
+            let context = direction == .auto ? nil : pango_layout_get_context(layout)
+            let previous = context.map { pango_context_get_base_dir($0) }
+            defer { if let context, let previous { pango_context_set_base_dir(context, previous) } }
+            if let context {
+                pango_layout_set_auto_dir(layout, 0)
+                pango_context_set_base_dir(context, direction == .rightToLeft ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
+                pango_layout_context_changed(layout)
+            }
+            let startEdge = direction == .rightToLeft ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT
+            pango_layout_set_alignment(layout, centered ? PANGO_ALIGN_CENTER : startEdge)
             pango_layout_set_line_spacing(layout, Float(lineSpacing))
             var links: [LinkRange] = []
             guard let attributes = pango_attr_list_new() else { throw .text("Pango could not make an attribute list") }

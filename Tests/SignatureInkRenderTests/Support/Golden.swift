@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import InkTestSupport
 import SignatureInk
 import SignatureInkFormats
 @testable import SignatureInkRender
@@ -126,28 +127,7 @@ struct PDFInspection {
 
     struct InspectionError: Error, CustomStringConvertible { var message: String; var description: String { message } }
 
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        guard let path = ["/usr/bin/", "/usr/local/bin/", "/bin/"].map({ $0 + tool })
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw InspectionError(message: "\(tool) is missing: install poppler-utils (make deps does)")
-        }
-        // Output goes to a file, not a pipe: reading a pipe can fail with EINTR while other tests run.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString).txt")
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let out = try FileHandle(forWritingTo: file)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        try out.close()
-        let data = try Data(contentsOf: file)
-        guard p.terminationStatus == 0 else { throw InspectionError(message: "\(tool) failed with \(p.terminationStatus)") }
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func run(_ tool: String, _ arguments: [String]) throws -> String { try ExternalTool.run(tool, arguments) }
 }
 
 /// Reads back what ``SVGWriter`` writes: the `<path>` elements and their data, as absolute polylines.

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// The small, safe markup of consent text: paragraphs, lists, bold, italic and links, and nothing else.
+///
+/// - A blank line separates blocks; the lines of a paragraph are joined with a space.
+/// - A block whose every line starts with `- ` or `* ` is a bulleted list, one item a line; one whose every line
+///   starts with a number and `. ` (`1. `) is a numbered list.
+/// - `**bold**`, `*italic*`, and `[text](address)` for a link whose address starts with `https:`, `http:` or
+///   `mailto:`.
+/// - A backslash before `*`, `[`, `]`, `(`, `)` or `\` writes that character.
+///
+/// Anything else is text, drawn as it is: a marker without its partner, a link to any other scheme, HTML tags and
+/// entities. Nothing in the text is ever interpreted beyond this list.
+public enum ConsentMarkup {
+    /// A piece of a line of text, with its emphasis and link.
+    public struct Span: Sendable, Hashable {
+        /// The text.
+        public var text: String
+        /// Bold.
+        public var bold = false
+        /// Italic.
+        public var italic = false
+        /// The link's address, or `nil`.
+        public var link: String?
+
+        /// Creates a span.
+        public init(text: String, bold: Bool = false, italic: Bool = false, link: String? = nil) {
+            self.text = text
+            self.bold = bold
+            self.italic = italic
+            self.link = link
+        }
+    }
+
+    /// A block of text.
+    public enum Block: Sendable, Hashable {
+        /// A paragraph.
+        case paragraph([Span])
+        /// An item of a bulleted list.
+        case bullet([Span])
+        /// An item of a numbered list, with its number as written.
+        case numbered(Int, [Span])
+    }
+
+    /// The link schemes that become links; any other address stays text.
+    public static let linkSchemes = ["https:", "http:", "mailto:"]
+
+    /// Reads markup into blocks.
+    /// - Parameter text: the markup.
+    /// - Returns: the blocks in order; empty for blank text.
+    public static func parse(_ text: String) -> [Block] {
+        var blocks: [Block] = []
+        var current: [Substring] = []
+        func flush() {
+            defer { current.removeAll() }
+            guard !current.isEmpty else { return }
+            if current.allSatisfy({ $0.hasPrefix("- ") || $0.hasPrefix("* ") }) {
+                blocks += current.map { .bullet(inline($0.dropFirst(2).trimmingSpaces())) }
+            } else if let numbers = numbersOfList(current) {
+                blocks += zip(numbers, current).map { number, line in
+                    let rest = line.drop { $0 != "." }.dropFirst(2)
+                    return .numbered(number, inline(rest.trimmingSpaces()))
+                }
+            } else {
+                blocks.append(.paragraph(inline(current.map { $0.trimmingSpaces() }.joined(separator: " "))))
+            }
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingSpaces()
+            if trimmed.isEmpty { flush() } else { current.append(Substring(trimmed)) }
+        }
+        flush()
+        return blocks
+    }
+
+    /// The numbers of a numbered list's lines, or `nil` when a line does not start with `1. ` and so on.
+    private static func numbersOfList(_ lines: [Substring]) -> [Int]? {
+        var numbers: [Int] = []
+        for line in lines {
+            let digits = line.prefix { $0.isASCII && $0.isNumber }
+            guard (1...6).contains(digits.count), line.dropFirst(digits.count).hasPrefix(". "),
+                  let n = Int(digits) else { return nil }
+            numbers.append(n)
+        }
+        return numbers
+    }
+
+    /// Reads the inline markup of one block.
+    static func inline(_ text: String) -> [Span] {
+        let chars = Array(text)
+        var spans: [Span] = []
+        var bold = false, italic = false
+        var buffer = ""
+        func emit(_ text: String, link: String? = nil) {
+            guard !text.isEmpty else { return }
+            if link == nil, let last = spans.last, last.bold == bold, last.italic == italic, last.link == nil {
+                spans[spans.count - 1].text += text
+            } else {
+                spans.append(Span(text: text, bold: bold, italic: italic, link: link))
+            }
+        }
+        func flush() { emit(buffer); buffer = "" }
+        /// Whether `marker` occurs again, unescaped, after `from`.
+        func closes(_ marker: String, after from: Int) -> Bool {
+            let m = Array(marker)
+            var k = from
+            while k + m.count <= chars.count {
+                if chars[k] == "\\" { k += 2; continue }
+                if Array(chars[k..<(k + m.count)]) == m, marker != "*" || (k + 1 >= chars.count || chars[k + 1] != "*") && (k == 0 || chars[k - 1] != "*") {
+                    return true
+                }
+                k += 1
+            }
+            return false
+        }
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if c == "\\", i + 1 < chars.count, "*[]()\\".contains(chars[i + 1]) {
+                buffer.append(chars[i + 1]); i += 2; continue
+            }
+            if c == "*", i + 1 < chars.count, chars[i + 1] == "*", bold || closes("**", after: i + 2) {
+                flush(); bold.toggle(); i += 2; continue
+            }
+            if c == "*", (i + 1 >= chars.count || chars[i + 1] != "*"), italic || closes("*", after: i + 1) {
+                flush(); italic.toggle(); i += 1; continue
+            }
+            if c == "[", let link = link(at: i, in: chars) {
+                flush()
+                emit(link.text, link: link.address)
+                i = link.end
+                continue
+            }
+            buffer.append(c)
+            i += 1
+        }
+        flush()
+        return spans
+    }
+
+    /// A link `[text](address)` starting at `start`, with an allowed scheme, or `nil`.
+    private static func link(at start: Int, in chars: [Character]) -> (text: String, address: String, end: Int)? {
+        guard let close = chars[(start + 1)...].firstIndex(of: "]"), close + 1 < chars.count, chars[close + 1] == "(",
+              let end = chars[(close + 2)...].firstIndex(of: ")") else { return nil }
+        let text = String(chars[(start + 1)..<close]), address = String(chars[(close + 2)..<end])
+        guard !text.isEmpty, !address.contains(" "), address.count <= 2000,
+              linkSchemes.contains(where: { address.lowercased().hasPrefix($0) && address.count > $0.count }) else { return nil }
+        return (text, address, end + 1)
+    }
+
+    /// The blocks' text without markup, one block a line: what a reader reads.
+    public static func plainText(_ blocks: [Block]) -> String {
+        blocks.map { block in
+            switch block {
+            case let .paragraph(spans), let .bullet(spans), let .numbered(_, spans): spans.map(\.text).joined()
+            }
+        }.joined(separator: "\n")
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> String {
+        let s = drop { $0 == " " || $0 == "\t" || $0 == "\r" }
+        return String(s.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+}

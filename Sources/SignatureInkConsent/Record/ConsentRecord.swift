@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+import FoundationEssentials
+import SignatureInk
+import SignatureInkFormats
+import SignatureInkRender
+
+/// The record of a consent: what document was agreed to, what was decided, who signed when, and the PDF made, each
+/// identified by its SHA-256.
+///
+/// The record carries the document and each signature's samples too (in the engine's native format), so that
+/// ``verify(pdf:)`` can recompute every digest from the record alone and say which one no longer matches.
+public struct ConsentRecord: Sendable, Hashable, Codable {
+    /// One signer.
+    public struct Signer: Sendable, Hashable, Codable {
+        /// The slot's identifier.
+        public var slot: String
+        /// The slot's role title, as printed.
+        public var role: String
+        /// The printed name.
+        public var name: String
+        /// When it was signed, ISO 8601 with the signer's offset.
+        public var date: String
+        /// SHA-256 of the signature's canonical samples (a saved signature record's digest), or `nil` without ink.
+        public var signatureDigest: String?
+        /// The signature in the engine's native JSON format, or `nil` without ink.
+        public var signature: String?
+    }
+
+    /// The record's format version.
+    public var version = 1
+    /// SHA-256 of the document's canonical JSON (``ConsentDocument/digest``).
+    public var documentDigest: String
+    /// The document as its canonical JSON text.
+    public var document: String
+    /// Each form's decision, in order.
+    public var decisions: [ConsentFlowResult.FormDecision]
+    /// The sharing answer, or `nil` when the document asks none.
+    public var sharing: SharingChoice?
+    /// The signers, in slot order.
+    public var signers: [Signer]
+    /// The paper the PDF was laid out on: `a4`, `letter`, or `W x H pt, margin M pt`.
+    public var pageSize: String
+    /// SHA-256 of the PDF file.
+    public var pdfSHA256: String
+
+    /// Makes the record of a signed copy and the PDF made of it.
+    /// - Parameters:
+    ///   - signed: the signed copy.
+    ///   - decisions: each form's decision; default every walk-through form allowed.
+    ///   - sharing: the sharing answer; default `nil`.
+    ///   - pageSize: the paper's name as written in the record.
+    ///   - pdf: the PDF's bytes.
+    /// - Throws: ``ConsentError/rendering(_:)`` when a signature cannot be written in the native format.
+    public init(signed: ConsentDocument, decisions: [ConsentFlowResult.FormDecision]? = nil, sharing: SharingChoice? = nil,
+                pageSize: String, pdf: [UInt8]) throws(ConsentError) {
+        documentDigest = signed.digest
+        document = String(decoding: signed.canonicalJSON, as: UTF8.self)
+        self.decisions = decisions ?? signed.walkThroughForms.map { .init(form: $0.identifier, decision: .allowed) }
+        self.sharing = sharing
+        var signers: [Signer] = []
+        for slot in signed.slots {
+            guard let applied = signed.appliedSignature(for: slot.identifier) else { continue }
+            var text: String?
+            if let ink = applied.signature {
+                do {
+                    text = String(decoding: try InkEncoder().encode(ink, as: .native), as: UTF8.self)
+                } catch {
+                    throw .rendering("the signature of '\(slot.identifier)' cannot be stored: \(error)")
+                }
+            }
+            signers.append(Signer(slot: slot.identifier, role: slot.title, name: applied.name, date: applied.date.iso8601,
+                                  signatureDigest: applied.signature.map { SignatureRecord.digest(of: $0) }, signature: text))
+        }
+        self.signers = signers
+        self.pageSize = pageSize
+        pdfSHA256 = HexDigest.sha256(pdf)
+    }
+
+    /// The record as JSON: sorted keys, two-space indents, a final newline.
+    public var json: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return ((try? Array(encoder.encode(self))) ?? []) + [10]
+    }
+
+    /// Most bytes of a record read back: a document at its limit plus eight signatures at theirs.
+    public static let maxBytes = 64 << 20
+
+    /// Reads a record.
+    /// - Throws: ``ConsentError/invalidDocument(field:message:)`` naming the field at fault.
+    public init(json: [UInt8]) throws(ConsentError) {
+        guard json.count <= Self.maxBytes else { throw .limitExceeded(field: "record size in bytes", limit: Self.maxBytes, actual: json.count) }
+        do {
+            self = try JSONDecoder().decode(ConsentRecord.self, from: Data(json))
+        } catch {
+            throw ConsentDocument.describe(error)
+        }
+    }
+
+    /// One check that failed.
+    public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
+        /// What was checked (`pdfSHA256`, `signers[0].signatureDigest`).
+        public var field: String
+        /// What is wrong.
+        public var message: String
+        public var description: String { "\(field): \(message)" }
+    }
+
+    /// Checks every digest: the document's against its text, each signature's against its samples, the PDF's
+    /// against `pdf`.
+    /// - Parameter pdf: the PDF file that came with the record.
+    /// - Returns: what does not match; empty when the record and the PDF agree.
+    public func verify(pdf: [UInt8]) -> [Mismatch] {
+        var problems: [Mismatch] = []
+        let actual = HexDigest.sha256(pdf)
+        if actual != pdfSHA256.lowercased() {
+            problems.append(Mismatch(field: "pdfSHA256", message: "the PDF's SHA-256 is \(actual), the record says \(pdfSHA256)"))
+        }
+        do {
+            let parsed = try ConsentDocument(json: Array(document.utf8))
+            if parsed.digest != documentDigest.lowercased() {
+                problems.append(Mismatch(field: "documentDigest", message: "the document's SHA-256 is \(parsed.digest), the record says \(documentDigest)"))
+            }
+            for (i, signer) in signers.enumerated() where parsed.slot(signer.slot) == nil {
+                problems.append(Mismatch(field: "signers[\(i)].slot", message: "the document has no slot '\(signer.slot)'"))
+            }
+        } catch {
+            problems.append(Mismatch(field: "document", message: "cannot be read: \(error)"))
+        }
+        for (i, signer) in signers.enumerated() {
+            let field = "signers[\(i)]"
+            if ConsentDate(iso8601: signer.date) == nil {
+                problems.append(Mismatch(field: field + ".date", message: "'\(signer.date)' is not an ISO 8601 date"))
+            }
+            switch (signer.signature, signer.signatureDigest) {
+            case (nil, nil): break
+            case let (text?, expected?):
+                do {
+                    let ink = try InkDecoder().decode(Data(text.utf8), as: .native).signature
+                    let digest = SignatureRecord.digest(of: ink)
+                    if digest != expected.lowercased() {
+                        problems.append(Mismatch(field: field + ".signatureDigest", message: "the signature's SHA-256 is \(digest), the record says \(expected)"))
+                    }
+                } catch {
+                    problems.append(Mismatch(field: field + ".signature", message: "cannot be read: \(error)"))
+                }
+            default:
+                problems.append(Mismatch(field: field, message: "has a signature without its digest or a digest without its signature"))
+            }
+        }
+        return problems
+    }
+}
