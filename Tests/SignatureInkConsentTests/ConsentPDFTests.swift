@@ -170,6 +170,9 @@ import Testing
         var read: [String] = []
         for page in 1...pages {
             let text = try PDFCheck.text(pdf, page: page)
+            // No section title is the last line of a page, above the footer.
+            let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            #expect(!(lines.dropLast().last ?? "").hasPrefix("Section "), "page \(page) ends with a heading")
             read += text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
                 .filter { $0.hasPrefix("s") && $0.contains("w") || $0 == "Section" || Int($0) != nil }
                 .filter { !($0 == "\(page)" || $0 == "\(pages)") || !text.contains("Page \(page) of \(pages)") }

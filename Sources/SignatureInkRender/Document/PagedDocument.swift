@@ -146,12 +146,14 @@ public struct PagedDocument: Sendable {
         var y = top
         func newPage() { pages.append([]); y = top }
         func place(_ item: Item) { pages[pages.count - 1].append(item) }
-        /// The first line's height of block `i`, to keep a heading with it.
+        /// The height of what must follow a heading on its page: a paragraph's first line, or its first two when it
+        /// has more (a first line alone at a page's foot goes to the next page, which would leave the heading alone).
         func firstLineHeight(_ i: Int) throws(RenderError) -> Double {
             guard i < blocks.count else { return 0 }
+            func opening(_ lines: [Paragraph.Line]) -> Double { lines.prefix(lines.count > 1 ? 2 : 1).reduce(0) { $0 + $1.height } }
             switch blocks[i] {
-            case let .paragraph(p): return try p.lines(width: width).first?.height ?? 0
-            case let .listItem(p, _): return try p.lines(width: width - Self.indent(p.font)).first?.height ?? 0
+            case let .paragraph(p): return opening(try p.lines(width: width))
+            case let .listItem(p, _): return opening(try p.lines(width: width - Self.indent(p.font)))
             case let .signature(_, height): return height
             case let .heading(text, level, _): return try heading(text, level: level).paragraph.lines(width: width).first?.height ?? 0
             case .space, .pageBreak: return 0

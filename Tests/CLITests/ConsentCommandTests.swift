@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import InkTestSupport
+import SignatureInkRender
+import Testing
+
+@Suite struct ConsentCommandTests {
+    static var document: String { TestData.sampleStrokes.appendingPathComponent("consent/study-consent.json").path }
+    static var participantInk: String { TestData.sampleStrokes.appendingPathComponent("long-name.json").path }
+
+    /// The arguments that sign the sample, writing into `dir`.
+    static func signing(_ dir: TemporaryDirectory, extra: [String] = []) -> [String] {
+        ["consent", document, "--sign", "participant=\(participantInk)",
+         "--sign", "Investigator=\(TestData.sampleStrokes.appendingPathComponent("short-name.json").path)",
+         "--name", "participant=Ada Lovelace", "--name", "investigator=Charles Babbage", "--date", "2026-11-25T14:30:00+01:00",
+         "--sharing", "investigatorOnly", "-o", dir.path("signed.pdf"), "--record", dir.path("signed.json")] + extra
+    }
+
+    @Test func signsThenVerifiesAndTheOutputIsTheSameEachTime() throws {
+        let dir = try TemporaryDirectory()
+        let r = try CLIRunner.run(Self.signing(dir))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try dir.files() == ["signed.json", "signed.pdf"])
+        let pdf = try Data(contentsOf: URL(fileURLWithPath: dir.path("signed.pdf")))
+        let record = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("signed.json")))) as? [String: Any]
+        #expect((record?["signers"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Ada Lovelace", "Charles Babbage"])
+        #expect((record?["decisions"] as? [[String: Any]])?.compactMap { $0["decision"] as? String } == ["allowed", "allowed"])
+        #expect(record?["sharing"] as? String == "investigatorOnly")
+
+        let verified = try CLIRunner.run(["consent", "verify", dir.path("signed.json"), dir.path("signed.pdf")])
+        #expect(verified.status == 0, "\(verified.stderr)")
+        #expect(verified.stdout.hasPrefix("ok:"))
+
+        let again = try CLIRunner.run(Self.signing(dir, extra: ["--not-now", "newsletter"]))
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.path("signed.pdf"))) == pdf)
+        let letter = try CLIRunner.run(Self.signing(dir, extra: ["--page-size", "letter"]))
+        #expect(letter.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.path("signed.pdf"))) != pdf)
+    }
+
+    @Test func verifyNamesWhatNoLongerMatches() throws {
+        let dir = try TemporaryDirectory()
+        #expect(try CLIRunner.run(Self.signing(dir)).status == 0)
+        var pdf = try Data(contentsOf: URL(fileURLWithPath: dir.path("signed.pdf")))
+        pdf[pdf.count / 2] ^= 0x20
+        try pdf.write(to: URL(fileURLWithPath: dir.path("changed.pdf")))
+        let r = try CLIRunner.run(["consent", "verify", dir.path("signed.json"), dir.path("changed.pdf")])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("signed.json: pdfSHA256: the PDF's SHA-256 is"))
+
+        let record = try String(contentsOfFile: dir.path("signed.json"), encoding: .utf8)
+        _ = try dir.write("edited.json", record.replacingOccurrences(of: "about twenty minutes", with: "about two minutes"))
+        let edited = try CLIRunner.run(["consent", "verify", dir.path("edited.json"), dir.path("signed.pdf")])
+        #expect(edited.status == 1)
+        #expect(edited.stderr.contains("documentDigest"))
+    }
+
+    /// Each mistake, and what the error must say; nothing may be written.
+    static let mistakes: [([String], [String], Int32, String)] = [
+        (["--sign"], ["participant=PARTICIPANT_INK"], 1, "--sign: signature slot 'investigator' requires a signature"),
+        (["--sign"], ["witness=PARTICIPANT_INK"], 1, "--sign: no signature slot is named 'witness'"),
+        (["--date"], ["25.11.2026"], 2, "--date: '25.11.2026' is not an ISO 8601 date"),
+        (["--deny"], ["study"], 1, "--deny: form 'study' is mandatory"),
+        (["--sharing"], ["nobody"], 2, "--sharing"),
+        (["--name"], ["participant"], 2, "'participant' must be ROLE=VALUE"),
+    ]
+
+    @Test(arguments: mistakes.indices)
+    func mistakesAreNamedAndLeaveNoFile(_ index: Int) throws {
+        let (option, values, status, message) = Self.mistakes[index]
+        let dir = try TemporaryDirectory()
+        var arguments = Self.signing(dir)
+        // Replace every occurrence of the option with the wrong values.
+        var cleaned: [String] = []
+        var k = 0
+        while k < arguments.count {
+            if arguments[k] == option[0] { k += 2; continue }
+            cleaned.append(arguments[k]); k += 1
+        }
+        arguments = cleaned
+        for value in values {
+            arguments += [option[0], value.replacingOccurrences(of: "PARTICIPANT_INK", with: Self.participantInk)]
+        }
+        let r = try CLIRunner.run(arguments)
+        #expect(r.status == status, "\(r.stderr)")
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(try dir.files().isEmpty)
+    }
+
+    @Test func aBadDocumentIsNamedWithItsField() throws {
+        let dir = try TemporaryDirectory()
+        let source = try String(contentsOfFile: Self.document, encoding: .utf8)
+        let bad = try dir.write("bad.json", source.replacingOccurrences(of: "\"dateFormat\": \"d MMM yyyy\"", with: "\"dateFormat\": \"d MMM YYYY\""))
+        var arguments = Self.signing(dir)
+        arguments[1] = bad
+        let r = try CLIRunner.run(arguments)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("bad.json: slots[1].dateFormat: timestamp pattern: 'YYYY' is the week-based year"), "\(r.stderr)")
+        #expect(try dir.files() == ["bad.json"])
+    }
+
+    @Test func previewWritesAPageAsPNG() throws {
+        let dir = try TemporaryDirectory()
+        let r = try CLIRunner.run(["consent", "preview", Self.document, "--page", "2", "--dpi", "36", "-o", dir.path("page.png")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let png = try DecodedPNG(Array(Data(contentsOf: URL(fileURLWithPath: dir.path("page.png")))))
+        #expect(png.width == 298 && png.height == 421)  // A4 at 36 dpi
+        let missing = try CLIRunner.run(["consent", "preview", Self.document, "--page", "9", "-o", dir.path("nine.png")])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("9 is not one of the 2 pages"), "\(missing.stderr)")
+    }
+}
