@@ -52,7 +52,7 @@ test: deps
 
 # Builds the DocC documentation of every library, articles included, into .build/plugins/Swift-DocC/outputs/;
 # a broken symbol link or any other DocC warning fails it.
-DOC_TARGETS := SignatureInk SignatureInkFormats SignatureInkRender
+DOC_TARGETS := SignatureInk SignatureInkFormats SignatureInkRender SignatureInkConsent
 docs: deps
 	$(SWIFT) package generate-documentation $(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors
 
@@ -68,11 +68,18 @@ sanitize: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --sanitize=address --scratch-path .build-asan
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
-# Renders every file in SampleStrokes/ to out/ as PNG.
+# Renders every file in SampleStrokes/ to out/ as PNG, and signs the sample consent document (two signers) into
+# out/study-consent.pdf with its record out/study-consent.json.
 demo: build
 	@mkdir -p out
 	$(SWIFT) run -q signature-ink render $(SAMPLES) --out-dir out --background '#ffffff'
-	@echo "Rendered $(words $(SAMPLES)) signatures to $(CURDIR)/out/:"
+	$(SWIFT) run -q signature-ink consent SampleStrokes/consent/study-consent.json \
+	  --sign participant=SampleStrokes/long-name.json --name participant="Ada Lovelace" \
+	  --sign investigator=SampleStrokes/short-name.json --name investigator="Charles Babbage" \
+	  --date 2026-11-25T14:30:00+01:00 --sharing investigatorOnly \
+	  -o out/study-consent.pdf --record out/study-consent.json
+	$(SWIFT) run -q signature-ink consent verify out/study-consent.json out/study-consent.pdf
+	@echo "Rendered $(words $(SAMPLES)) signatures and one signed consent PDF to $(CURDIR)/out/:"
 	@ls out
 
 # Runs every benchmark suite in Benchmarks/ (release build; several minutes). Figures and peers: BENCHMARKS.md.
