@@ -91,7 +91,7 @@ public struct TimestampFormat: Sendable, Hashable, CustomStringConvertible {
     /// offset as `+01:00` and `X` as `+01` (`+0530` when it has minutes), each `Z` at offset 0.
     /// - Parameters:
     ///   - utc: milliseconds since 1970-01-01T00:00:00Z; the local time must fall in the years 1...9999.
-    ///   - utcOffsetMinutes: the offset from UTC in minutes, `-1080...1080`.
+    ///   - offset: the offset from UTC in minutes, `-1080...1080`.
     /// - Returns: the text, or `nil` when the time is not finite, outside the years 1...9999, or the offset is
     ///   out of range.
     public func string(millisecondsSince1970 utc: Double, utcOffsetMinutes offset: Int) -> String? {

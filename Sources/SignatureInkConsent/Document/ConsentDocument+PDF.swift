@@ -14,7 +14,7 @@ extension ConsentDocument {
     /// on the left and the date in the slot's pattern on the right; an unsigned slot's block is an empty line to
     /// sign on paper. The PDF's creation date is the latest signing date, so the same signed copy always gives the
     /// same bytes.
-    /// - Parameter setup: paper and margins; default ``PageSetup/a4``.
+    /// - Parameter setup: paper and margins; default `PageSetup/a4`.
     /// - Returns: the paged document, ready for `pdf()` or a page preview.
     /// - Throws: ``ConsentError/invalidDocument(field:message:)`` when a slot's date pattern is refused.
     public func layout(setup: PageSetup = .a4) throws(ConsentError) -> PagedDocument {
@@ -68,7 +68,7 @@ extension ConsentDocument {
 
     /// The document as a PDF (see ``layout(setup:)``): vector text with the fonts embedded as subsets, vector ink,
     /// an outline entry per section, links, and the title, subject and creator in its metadata.
-    /// - Parameter setup: paper and margins; default ``PageSetup/a4``.
+    /// - Parameter setup: paper and margins; default `PageSetup/a4`.
     /// - Returns: the PDF file.
     /// - Throws: ``ConsentError`` when the document cannot be laid out or drawn.
     public func pdf(setup: PageSetup = .a4) throws(ConsentError) -> [UInt8] {
@@ -80,7 +80,7 @@ extension ConsentDocument {
     /// - Parameters:
     ///   - page: the page, from 1.
     ///   - dpi: pixels per inch, `18...1200`; default 96.
-    ///   - setup: paper and margins; default ``PageSetup/a4``.
+    ///   - setup: paper and margins; default `PageSetup/a4`.
     /// - Returns: the PNG file.
     /// - Throws: ``ConsentError/rendering(_:)`` for a page that does not exist or a bad resolution.
     public func pagePreview(page: Int, dpi: Double = 96, setup: PageSetup = .a4) throws(ConsentError) -> [UInt8] {
@@ -89,7 +89,7 @@ extension ConsentDocument {
     }
 
     /// The number of pages of the PDF.
-    /// - Parameter setup: paper and margins; default ``PageSetup/a4``.
+    /// - Parameter setup: paper and margins; default `PageSetup/a4`.
     /// - Throws: ``ConsentError`` when the document cannot be laid out.
     public func pageCount(setup: PageSetup = .a4) throws(ConsentError) -> Int {
         let document = try layout(setup: setup)

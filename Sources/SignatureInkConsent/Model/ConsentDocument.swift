@@ -15,7 +15,7 @@ public struct ConsentDocument: Sendable, Hashable, Codable {
     public var title: String
     /// The BCP 47 language of the text (`en`, `ar`, `zh-Hans`); default `en`. It picks glyph forms and shaping.
     public var language: String
-    /// The direction of the text; default ``TextDirection/auto`` (each paragraph from its first letter).
+    /// The direction of the text; default `TextDirection/auto` (each paragraph from its first letter).
     public var direction: TextDirection
     /// The sections, in reading order.
     public var sections: [ConsentSection]
@@ -47,7 +47,7 @@ public struct ConsentDocument: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - title: the title.
     ///   - language: BCP 47 tag, default `en`.
-    ///   - direction: text direction, default ``TextDirection/auto``.
+    ///   - direction: text direction, default `TextDirection/auto`.
     ///   - sections: the sections.
     ///   - reviewContent: review text that replaces the sections, default `nil`.
     ///   - signaturePageTitle: default "Signatures".
