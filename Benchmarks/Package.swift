@@ -90,14 +90,14 @@ let package = Package(
             ],
             path: "Batch",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-        // Renders the benchmark consent document to PDF, for Benchmarks/document/compare.sh.
+        // Signs the benchmark consent document into its PDF and record, for Benchmarks/document/compare.py.
         .executableTarget(
             name: "document-timing",
             dependencies: [
                 "SignatureSet",
                 .product(name: "SignatureInk", package: core),
                 .product(name: "SignatureInkFormats", package: core),
-                .product(name: "SignatureInkRender", package: core),
+                .product(name: "SignatureInkConsent", package: core),
             ],
             path: "Sources/document-timing"),
         // Times the library on the fixture set for Benchmarks/peers/peers.py (not a package-benchmark suite).

@@ -10,7 +10,7 @@ let settings: [SwiftSetting] = [
 ]
 
 /// One executable per fuzz target, named `fuzz-<name>`, whose source is `Sources/fuzz-<name>/`.
-let names = ["native", "inkml", "signature-pad", "svc2004", "uim", "stroke-list", "detect", "render"]
+let names = ["native", "inkml", "signature-pad", "svc2004", "uim", "stroke-list", "detect", "render", "consent"]
 
 let package = Package(
     name: "SignatureInkFuzz",
@@ -26,6 +26,10 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ] + names.map { name in
-        .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport"], swiftSettings: settings)
+        .executableTarget(
+            name: "fuzz-\(name)",
+            dependencies: ["FuzzSupport"]
+                + (name == "consent" ? [.product(name: "SignatureInkConsent", package: "SignatureInk")] : []),
+            swiftSettings: settings)
     }
 )

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-20}
-TARGETS=${FUZZ_TARGETS:-"native inkml signature-pad svc2004 uim stroke-list detect render"}
+TARGETS=${FUZZ_TARGETS:-"native inkml signature-pad svc2004 uim stroke-list detect render consent"}
 CONFIG=${FUZZ_CONFIG:-release}
 OUT=${FUZZ_OUT:-fuzz-out}
 REALINK=Tests/Fixtures/realink
@@ -32,6 +32,7 @@ seeds() {
     svc2004) ls $fixtures/svc2004*.txt ;;
     uim) ;;
     stroke-list) ls $REALINK/hwrt/*.json ;;
+    consent) ls SampleStrokes/consent/*.json Benchmarks/Fixtures/document/consent.json ;;
     detect | render)
       for t in native inkml signature-pad svc2004 uim stroke-list; do seeds $t; ls Fuzz/Corpus/$t/* 2>/dev/null || true; done ;;
   esac

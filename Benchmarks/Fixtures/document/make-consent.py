@@ -4,8 +4,9 @@
 
 Usage: python3 make-consent.py   (from this folder; writes consent.json and consent.html)
 
-consent.json: a title, eight sections of two paragraphs (three A4 pages at 11 pt) and two signers, each
-with a signature file of Benchmarks/Fixtures/signatures. consent.html: the same text as an HTML page for
+consent.json: a consent document (docs/consent-document.schema.json) with a title, eight sections of two
+paragraphs (three A4 pages at 11 pt) and two signature slots; signers.json: each signer's name, date and signature
+file of Benchmarks/Fixtures/signatures. consent.html: the same text as an HTML page for
 `chromium --headless --print-to-pdf`, the signatures as inline SVG made by `signature-ink render --format svg`
 (run `swift build -c release` in the repository first).
 """
@@ -38,17 +39,29 @@ def paragraph(section, index):
 
 
 def main():
+    sections = [{"title": t, "paragraphs": [paragraph(s, p) for p in range(2)]} for s, t in enumerate(TITLES)]
+    signers = [
+        {"slot": "participant", "role": "Participant", "name": "Ada Lovelace", "date": "2026-11-24",
+         "ink": "uim-hello-world-000.json"},
+        {"slot": "investigator", "role": "Investigator", "name": "Charles Babbage", "date": "2026-11-24",
+         "ink": "uim-value-of-ink-000.json"},
+    ]
+    title = "Consent to take part in the Signing on Screens study"
+    # The consent document as SignatureInkConsent reads it (docs/consent-document.schema.json).
     doc = {
-        "title": "Consent to take part in the Signing on Screens study",
-        "sections": [{"title": t, "paragraphs": [paragraph(s, p) for p in range(2)]} for s, t in enumerate(TITLES)],
-        "signers": [
-            {"role": "Participant", "name": "Ada Lovelace", "date": "2026-11-24", "ink": "uim-hello-world-000.json"},
-            {"role": "Investigator", "name": "Charles Babbage", "date": "2026-11-24", "ink": "uim-value-of-ink-000.json"},
-        ],
+        "title": title,
+        "sections": [{"identifier": "section-%d" % (i + 1), "kind": "custom", "title": s["title"],
+                      "content": "\n\n".join(s["paragraphs"])} for i, s in enumerate(sections)],
+        "signaturePageTitle": "Signatures",
+        "slots": [{"identifier": s["slot"], "title": s["role"]} for s in signers],
     }
     with open(os.path.join(here, "consent.json"), "w") as f:
         json.dump(doc, f, indent=2, ensure_ascii=False)
         f.write("\n")
+    with open(os.path.join(here, "signers.json"), "w") as f:
+        json.dump(signers, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    doc = {"title": title, "sections": sections, "signers": signers}
     tool = os.path.join(root, ".build", "release", "signature-ink")
     parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>%s</title><style>"
              "@page{size:A4;margin:2cm}body{font-family:'Noto Sans',sans-serif;font-size:11pt;line-height:1.35}"
