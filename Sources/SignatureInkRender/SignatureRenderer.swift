@@ -20,7 +20,11 @@ public struct SignatureRenderer: Sendable {
     public var limits: RenderLimits
 
     /// The `Software` text written into PNG and the creator written into PDF.
-    static let software = "signature-ink"
+    public static let software = "signature-ink"
+
+    /// The engine's version, as `signature-ink --version` prints it. It is not written into output files, so that
+    /// files stay the same from one version to the next when their content does.
+    public static let version = "0.9.0"
 
     /// Creates a renderer.
     /// - Parameters:

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import Foundation
+import SignatureInkRender
 
 @main
 struct SignatureInkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signature-ink",
-        abstract: "Render, convert and inspect handwritten signatures.",
+        abstract: "Render, convert and inspect handwritten signatures, and sign consent documents.",
+        version: SignatureRenderer.software + " " + SignatureRenderer.version,
         discussion: """
             Exit status: 0 when every input was done, 1 when some inputs failed (each failure is printed \
             on stderr as FILE: reason, and the other outputs are still written), 2 for a usage error.
