@@ -8,11 +8,11 @@ struct SignatureInkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signature-ink",
         abstract: "Render, convert and inspect handwritten signatures, and sign consent documents.",
-        version: SignatureRenderer.software + " " + SignatureRenderer.version,
         discussion: """
             Exit status: 0 when every input was done, 1 when some inputs failed (each failure is printed \
             on stderr as FILE: reason, and the other outputs are still written), 2 for a usage error.
             """,
+        version: SignatureRenderer.software + " " + SignatureRenderer.version,
         subcommands: [RenderCommand.self, ConvertCommand.self, InfoCommand.self, ConsentCommand.self])
 
     /// Runs the command with the documented exit codes: 0 done, 1 some inputs failed, 2 usage error.
