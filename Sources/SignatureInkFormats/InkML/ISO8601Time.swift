@@ -1,17 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Reads an ISO 8601 internet date and time, such as InkML's `timeString`: `2024-05-06T07:08:09.250Z` or
-/// `2024-05-06T09:08:09+02:00`, with or without fractional seconds.
+/// Reads ISO 8601 dates and times: InkML's `timeString` (an internet date and time such as
+/// `2024-05-06T07:08:09.250Z` or `2024-05-06T09:08:09+02:00`) and, for consent dates, a calendar date alone or a time
+/// without seconds.
 ///
 /// Read here, not by Foundation's `ISO8601DateFormatter`: that hands the text to ICU, and a fraction of a few
 /// hundred digits crashed ICU with a division by zero (found by the InkML fuzz target). Fractions are truncated
 /// to milliseconds, as ICU does.
-enum ISO8601Time {
+public enum ISO8601Time {
     /// Longest text accepted, in bytes: a date, a time, 30 fraction digits and an offset.
-    static let maxLength = 64
+    public static let maxLength = 64
 
-    /// Milliseconds since 1970-01-01T00:00:00Z, or `nil` when `text` is not an internet date and time.
-    static func millisecondsSince1970(_ text: String) -> Double? {
+    /// Milliseconds since 1970-01-01T00:00:00Z, or `nil` when `text` is not an internet date and time (RFC 3339:
+    /// seconds and an offset required).
+    static func millisecondsSince1970(_ text: String) -> Double? { parse(text, lenient: false)?.milliseconds }
+
+    /// Reads a date and time with its offset.
+    /// - Parameters:
+    ///   - text: the text.
+    ///   - lenient: also accept a calendar date alone (`2026-11-25`, midnight UTC), a time without seconds
+    ///     (`T14:30Z`) and an offset without a colon (`+0100`). Every time still needs its offset: a local time
+    ///     alone does not say which instant it was.
+    /// - Returns: the instant in milliseconds since 1970-01-01T00:00:00Z and the offset in minutes, or `nil` for any
+    ///   other text, an impossible date or time, or an offset past ±23:59.
+    public static func parse(_ text: String, lenient: Bool) -> (milliseconds: Double, offsetMinutes: Int)? {
         let b = Array(text.utf8)
         guard b.count <= maxLength else { return nil }
         var i = 0
@@ -31,12 +43,22 @@ enum ISO8601Time {
             return true
         }
         guard let year = number(4), take(0x2D), let month = number(2), take(0x2D), let day = number(2),
-              take(UInt8(ascii: "T"), UInt8(ascii: "t")),
-              let hour = number(2), take(0x3A), let minute = number(2), take(0x3A), let second = number(2) else {
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        let days = daysSince1970(year: year, month: month, day: day)
+        if lenient && i == b.count { return (Double(days) * 86_400_000, 0) }
+        guard take(UInt8(ascii: "T"), UInt8(ascii: "t")), let hour = number(2), take(0x3A), let minute = number(2) else {
+            return nil
+        }
+        var second = 0, hasSeconds = false
+        if take(0x3A) {
+            guard let s = number(2) else { return nil }
+            second = s
+            hasSeconds = true
+        } else if !lenient {
             return nil
         }
         var milliseconds = 0
-        if take(UInt8(ascii: "."), UInt8(ascii: ",")) {
+        if hasSeconds, take(UInt8(ascii: "."), UInt8(ascii: ",")) {
             var digits = 0
             while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
                 if digits < 3 { milliseconds = milliseconds * 10 + Int(b[i] - 0x30) }
@@ -51,14 +73,12 @@ enum ISO8601Time {
             guard i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") else { return nil }
             let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
             i += 1
-            guard let h = number(2), take(0x3A), let m = number(2), h <= 23, m <= 59 else { return nil }
+            guard let h = number(2), take(0x3A) || lenient, let m = number(2), h <= 23, m <= 59 else { return nil }
             offsetMinutes = sign * (h * 60 + m)
         }
-        guard i == b.count, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 60 else { return nil }
-        let days = daysSince1970(year: year, month: month, day: day)
+        guard i == b.count, hour <= 23, minute <= 59, second <= 60 else { return nil }
         let seconds = ((days * 24 + hour) * 60 + minute - offsetMinutes) * 60 + second
-        return Double(seconds) * 1000 + Double(milliseconds)
+        return (Double(seconds) * 1000 + Double(milliseconds), offsetMinutes)
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {
