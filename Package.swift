@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SignatureInkFormats", targets: ["SignatureInkFormats"]),
         .library(name: "SignatureInkRender", targets: ["SignatureInkRender"]),
         .library(name: "SignatureInkConsent", targets: ["SignatureInkConsent"]),
+        .library(name: "SignatureInkForms", targets: ["SignatureInkForms"]),
         .executable(name: "signature-ink", targets: ["signature-ink"]),
     ],
     dependencies: [
@@ -44,6 +45,9 @@ let package = Package(
         .systemLibrary(
             name: "CPango", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev"]), .brew(["pango"])]),
+        .systemLibrary(
+            name: "CQPDF", pkgConfig: "libqpdf",
+            providers: [.apt(["libqpdf-dev"]), .brew(["qpdf"])]),
         // Everything that touches Cairo, Pango or libpng, behind a Swift API with no C types in it.
         .target(
             name: "SignatureInkRender", dependencies: ["SignatureInk", "CCairo", "CPango", "CPNG"],
@@ -52,10 +56,14 @@ let package = Package(
         .target(
             name: "SignatureInkConsent", dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender"],
             swiftSettings: strict),
+        // Signing existing PDF forms: qpdf reads and writes the file, the renderer draws the ink.
+        .target(
+            name: "SignatureInkForms", dependencies: ["SignatureInk", "SignatureInkRender", "CQPDF"],
+            swiftSettings: strict),
         .executableTarget(
             name: "signature-ink",
             dependencies: [
-                "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent",
+                "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent", "SignatureInkForms",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

@@ -13,7 +13,7 @@ struct SignatureInkCommand: ParsableCommand {
             on stderr as FILE: reason, and the other outputs are still written), 2 for a usage error.
             """,
         version: SignatureRenderer.software + " " + SignatureRenderer.version,
-        subcommands: [RenderCommand.self, ConvertCommand.self, InfoCommand.self, ConsentCommand.self])
+        subcommands: [RenderCommand.self, ConvertCommand.self, InfoCommand.self, ConsentCommand.self, SignCommand.self])
 
     /// Runs the command with the documented exit codes: 0 done, 1 some inputs failed, 2 usage error.
     static func main() {

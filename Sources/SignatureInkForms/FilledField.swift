@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+import CQPDF
+
+/// A signature field being signed: its appearance filled, or (flattened) its widgets and itself removed.
+struct FilledField {
+    let field: qpdf_oh
+    let widgets: [qpdf_oh]
+
+    /// Widget annotation flags: Print (bit 3) and Locked (bit 8), so that viewers print the signature and do not
+    /// let it be moved or deleted.
+    static let widgetFlags = 4 | 128
+    /// Field flag ReadOnly (bit 1): viewers do not offer to sign the field again.
+    static let readOnly = 1
+
+    /// Sets the first widget's normal appearance to `xobject`, its flags to print and locked, and the field's
+    /// flags to read-only.
+    func fill(with xobject: qpdf_oh, in file: QPDFFile) throws(PDFFormError) {
+        guard let widget = widgets.first else { return }
+        let appearance = try file.parse("<< >>")
+        try file.set(appearance, "/N", xobject)
+        try file.set(widget, "/AP", appearance)
+        let flags = Int(file.number(file.get(widget, "/F")) ?? 0) | Self.widgetFlags
+        try file.set(widget, "/F", qpdf_oh_new_integer(file.pdf, Int64(flags)))
+        let fieldFlags = Int(file.number(file.get(field, "/Ff")) ?? 0) | Self.readOnly
+        try file.set(field, "/Ff", qpdf_oh_new_integer(file.pdf, Int64(fieldFlags)))
+    }
+
+    /// The existing objects ``fill(with:in:)`` changes: the widget, and the field when it is another object.
+    var changedObjects: [qpdf_oh] { widgets.prefix(1) + (widgets.first.map { _ in [field] } ?? []) }
+
+    /// Removes the field's widgets from every page and the field from its parent's `/Kids` (or the AcroForm's
+    /// `/Fields`), as flattening does once the ink is page content.
+    func remove(from page: qpdf_oh, of file: QPDFFile) throws(PDFFormError) {
+        let ids = Set(widgets.compactMap { file.identity($0)?.number })
+        for page in try file.pages() {
+            guard let annotations = file.get(page, "/Annots") else { continue }
+            let kept = file.items(annotations).filter { item in file.identity(item).map { !ids.contains($0.number) } ?? true }
+            guard kept.count != file.items(annotations).count else { continue }
+            let array = qpdf_oh_new_array(file.pdf)
+            for item in kept { qpdf_oh_append_item(file.pdf, array, item) }
+            try file.set(page, "/Annots", array)
+        }
+        guard let id = file.identity(field)?.number else { return }
+        let container: (object: qpdf_oh, key: String)
+        if let parent = file.get(field, "/Parent") {
+            container = (parent, "/Kids")
+        } else if let form = file.get(file.root, "/AcroForm") {
+            container = (form, "/Fields")
+        } else {
+            return
+        }
+        guard let list = file.get(container.object, container.key) else { return }
+        let array = qpdf_oh_new_array(file.pdf)
+        for item in file.items(list) where file.identity(item)?.number != id { qpdf_oh_append_item(file.pdf, array, item) }
+        try file.set(container.object, container.key, array)
+    }
+}
+
+/// Drawing a form XObject into a page's content, for flattening and for a rectangle given by the caller.
+enum PageContent {
+    /// Appends `q <matrix> cm /Name Do Q` to the page's content (the existing content wrapped in `q ... Q` so its
+    /// graphics state cannot leak into the ink), and adds the XObject to a copy of the page's resources, so pages
+    /// that share resources are not changed.
+    static func draw(_ xobject: qpdf_oh, into rect: (Double, Double, Double, Double), rotation: Int, on page: qpdf_oh,
+                     of file: QPDFFile) throws(PDFFormError) {
+        let resources = try file.parse("<< >>")
+        let old = file.inherited(page, "/Resources")
+        for key in old.map({ file.keys($0) }) ?? [] { if let value = old.flatMap({ file.get($0, key) }) { try file.set(resources, key, value) } }
+        let xobjects = try file.parse("<< >>")
+        let oldXObjects = file.get(resources, "/XObject")
+        let names = oldXObjects.map { file.keys($0) } ?? []
+        for key in names { if let value = oldXObjects.flatMap({ file.get($0, key) }) { try file.set(xobjects, key, value) } }
+        var n = 1
+        while names.contains("/SignatureInk\(n)") { n += 1 }
+        let name = "/SignatureInk\(n)"
+        try file.set(xobjects, name, xobject)
+        try file.set(resources, "/XObject", xobjects)
+        try file.set(page, "/Resources", resources)
+
+        let m = placement(of: rotation, into: rect)
+        let numbers = [m.a, m.b, m.c, m.d, m.e, m.f].map(format).joined(separator: " ")
+        let before = try file.newStream(Array("q\n".utf8), dictionary: [])
+        let after = try file.newStream(Array("\nQ\nq \(numbers) cm \(name) Do Q\n".utf8), dictionary: [])
+        let contents = qpdf_oh_new_array(file.pdf)
+        qpdf_oh_append_item(file.pdf, contents, before)
+        if let existing = file.get(page, "/Contents") {
+            if file.isArray(existing) {
+                for item in file.items(existing) { qpdf_oh_append_item(file.pdf, contents, item) }
+            } else {
+                qpdf_oh_append_item(file.pdf, contents, existing)
+            }
+        }
+        qpdf_oh_append_item(file.pdf, contents, after)
+        try file.set(page, "/Contents", contents)
+    }
+
+    /// The matrix that turns a form whose box is `[0 0 w h]` (upright as the reader sees it) by the page's
+    /// rotation and moves it into `rect`.
+    static func placement(of rotation: Int, into rect: (Double, Double, Double, Double))
+        -> (a: Double, b: Double, c: Double, d: Double, e: Double, f: Double) {
+        let r = InkAppearance.rotationMatrix(rotation)
+        let w = rect.2 - rect.0, h = rect.3 - rect.1
+        let (uw, uh) = rotation % 180 == 0 ? (w, h) : (h, w)
+        let corners = [(0.0, 0.0), (uw, 0.0), (0.0, uh), (uw, uh)].map { (r.a * $0.0 + r.c * $0.1, r.b * $0.0 + r.d * $0.1) }
+        let minX = corners.map(\.0).min() ?? 0, minY = corners.map(\.1).min() ?? 0
+        return (r.a, r.b, r.c, r.d, rect.0 - minX, rect.1 - minY)
+    }
+
+    static func format(_ v: Double) -> String {
+        let r = (v * 10_000).rounded() / 10_000
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+}

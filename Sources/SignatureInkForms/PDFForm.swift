@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+import CQPDF
+public import SignatureInk
+public import SignatureInkRender
+
+/// A field of a PDF form's AcroForm, as ``PDFForm/fields`` lists it.
+public struct PDFFormField: Sendable, Hashable {
+    /// The fully qualified name: the partial names of the field and its ancestors joined by dots
+    /// (`signatures.customer`).
+    public var name: String
+    /// The field type, inherited from ancestors where the field has none: `/Sig`, `/Tx`, `/Btn`, `/Ch`, or `nil`.
+    public var type: String?
+    /// The page of its first widget, from 1, or `nil` when no page shows it.
+    public var page: Int?
+    /// Its first widget's rectangle in PDF points on that page (default user space: origin at the bottom left of
+    /// the media box, y up), or `nil` without a widget.
+    public var rect: Rect?
+    /// Whether the field has a value. A signature field with a value carries a digital signature.
+    public var hasValue: Bool
+
+    /// Whether it is a signature field.
+    public var isSignature: Bool { type == "/Sig" }
+}
+
+/// An existing PDF form, read with qpdf: its fields, and signing a field (or any rectangle) with vector ink.
+///
+/// ```swift
+/// let form = try PDFForm(bytes: bytes, name: "delivery-note.pdf")
+/// let signed = try form.sign(.field("Signature1"), ink: signature, name: "Ada Lovelace", date: "2026-11-25")
+/// ```
+///
+/// The ink is drawn by the engine's renderer into a one-page PDF of the field's size (vector paths, the name and
+/// date as embedded subset fonts) whose page becomes a form XObject: the field's appearance, or page content when
+/// flattened. Everything else in the file stays as it was. A form is read once; each ``sign(_:ink:name:date:options:)``
+/// works on a fresh copy, so one form can be signed many times.
+public final class PDFForm: Sendable {
+    /// The file's bytes as read.
+    public let bytes: [UInt8]
+    /// The name errors refer to the file by.
+    public let fileName: String
+    /// Every field with a widget or a value, in the order of the AcroForm's field tree.
+    public let fields: [PDFFormField]
+    /// The number of pages.
+    public let pageCount: Int
+
+    /// Most fields read from one form, and the deepest field tree: past these the form is refused.
+    public static let maxFields = 10_000
+    static let maxDepth = 32
+
+    /// Reads a form.
+    /// - Parameters:
+    ///   - bytes: the PDF file.
+    ///   - name: how errors name the file; default `form.pdf`.
+    /// - Throws: ``PDFFormError/unreadable(file:message:)`` for a file that is not a PDF or is damaged (it is not
+    ///   repaired), ``PDFFormError/encrypted(file:)``, or ``PDFFormError/qpdf(_:)``.
+    public init(bytes: [UInt8], name: String = "form.pdf") throws(PDFFormError) {
+        self.bytes = bytes
+        fileName = name
+        let file = try QPDFFile(bytes: bytes, name: name)
+        let pages = try file.pages()
+        pageCount = pages.count
+        fields = try FieldTree(file: file, pages: pages).fields.map(\.info)
+    }
+
+    /// The signature fields.
+    public var signatureFields: [PDFFormField] { fields.filter(\.isSignature) }
+
+    /// Signature fields without a value: those still to sign.
+    public var emptySignatureFields: [PDFFormField] { signatureFields.filter { !$0.hasValue } }
+
+    /// Signature fields that carry a digital signature.
+    public var digitallySignedFields: [PDFFormField] { signatureFields.filter(\.hasValue) }
+
+    /// Signs the form and returns the new file.
+    /// - Parameters:
+    ///   - placement: an empty signature field, or a rectangle on a page.
+    ///   - ink: the signature, drawn in its own pens' colours and widths.
+    ///   - name: the printed name under the ink, or `nil`.
+    ///   - date: the date text under the ink on the right, or `nil`.
+    ///   - options: flatten, incremental update, and the renderer's options.
+    /// - Returns: the signed PDF.
+    /// - Throws: ``PDFFormError`` naming what is wrong: an unknown or unusable field, a page or rectangle off the
+    ///   form, a digitally signed form without `incremental`, or a qpdf failure.
+    public func sign(_ placement: SignaturePlacement, ink: Signature, name: String? = nil, date: String? = nil,
+                     options: FormSigningOptions = FormSigningOptions()) throws(PDFFormError) -> [UInt8] {
+        guard !ink.isEmpty else { throw .invalidOption("the signature has no ink") }
+        let signed = digitallySignedFields
+        if !signed.isEmpty && !options.incremental { throw .digitallySigned(fields: signed.map(\.name)) }
+        let file = try QPDFFile(bytes: bytes, name: fileName)
+        let pages = try file.pages()
+        let target = try FormTarget(placement, form: self, file: file, pages: pages)
+        if options.incremental && (options.flatten || target.field == nil) {
+            throw .invalidOption("an incremental update fills a signature field's appearance; give --field, without --flatten")
+        }
+        let appearance = try InkAppearance.make(ink: ink, name: name, date: date, size: target.uprightSize,
+                                                 options: options.render, into: file)
+        // qpdf reads the copied fonts from the appearance's file until the form is written.
+        return try withExtendedLifetime(appearance) { () throws(PDFFormError) -> [UInt8] in
+            let xobject = try appearance.xobject(rotation: target.rotation)
+            if let field = target.field, !options.flatten {
+                try field.fill(with: xobject, in: file)
+                if options.incremental {
+                    return try IncrementalUpdate.append(changed: field.changedObjects, new: appearance.newObjects(from: xobject),
+                                                        of: file, original: bytes)
+                }
+            } else {
+                try PageContent.draw(xobject, into: target.rect, rotation: target.rotation, on: target.page, of: file)
+                if let field = target.field { try field.remove(from: target.page, of: file) }
+            }
+            return try file.write()
+        }
+    }
+}
+
+/// Where the ink goes.
+public enum SignaturePlacement: Sendable, Hashable {
+    /// An empty signature field, by its fully qualified name.
+    case field(String)
+    /// A rectangle on a page (from 1), in PDF points in the page's default user space (origin at the bottom left
+    /// of the media box, y up, before the page's rotation), inside the page's crop box.
+    case rect(page: Int, Rect)
+}
+
+/// How a form is signed.
+public struct FormSigningOptions: Sendable {
+    /// Draw the ink into the page's content and remove the field, rather than filling the field's appearance;
+    /// default `false`.
+    public var flatten: Bool
+    /// Append the change as an incremental update, leaving every byte of the original file as it was (required
+    /// for a digitally signed form); default `false`. Only a field's appearance can be filled this way.
+    public var incremental: Bool
+    /// The renderer's options: pen, opacity (view mode), padding; default a padding of 2 points.
+    public var render: RenderOptions
+
+    /// Creates options.
+    /// - Parameters:
+    ///   - flatten: draw into the page and remove the field; default `false`.
+    ///   - incremental: append an incremental update; default `false`.
+    ///   - render: the renderer's options; default a padding of 2 points.
+    public init(flatten: Bool = false, incremental: Bool = false, render: RenderOptions = RenderOptions(padding: 2)) {
+        self.flatten = flatten
+        self.incremental = incremental
+        self.render = render
+    }
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+import ArgumentParser
+import Foundation
+import SignatureInk
+import SignatureInkFormats
+import SignatureInkForms
+import SignatureInkRender
+
+struct SignCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign",
+        abstract: "Sign an existing PDF form: draw the ink as vector paths into a signature field or a rectangle.",
+        discussion: """
+            The ink keeps its aspect ratio, centred in the field's widget rectangle (or the given rectangle, in PDF \
+            points in the page's default user space, origin at the bottom left), upright on a turned page. The field \
+            gets the ink as its appearance and becomes read-only; --flatten draws it into the page instead. A form \
+            that is already digitally signed is refused unless --incremental, which appends the change and leaves \
+            every signed byte as it was. Every other page and field stays as it was.
+            """)
+
+    @Argument(help: "The PDF form.")
+    var form: String
+
+    @Flag(name: .customLong("list-fields"), help: "Print the form's signature fields (name, page, rectangle, empty or signed) and stop.")
+    var listFields = false
+
+    @Option(help: ArgumentHelp("The signature, in any stroke format the engine reads.", valueName: "ink-file"))
+    var ink: String?
+
+    @Option(help: ArgumentHelp("The empty signature field to sign, by its full name.", valueName: "name"))
+    var field: String?
+
+    @Option(help: ArgumentHelp("The page of --rect, from 1.", valueName: "n"))
+    var page: Int?
+
+    @Option(help: ArgumentHelp("A rectangle in PDF points on --page: left, bottom, width, height.", valueName: "x,y,w,h"))
+    var rect: String?
+
+    @Option(help: ArgumentHelp("The printed name under the ink.", valueName: "Given Family"))
+    var name: String?
+
+    @Option(help: ArgumentHelp("The date under the ink, ISO 8601 (2026-11-25 or 2026-11-25T14:30:00+01:00), printed as yyyy-MM-dd in its own offset.", valueName: "date"))
+    var date: String?
+
+    @Flag(name: .customLong("view-mode"), help: "Draw the ink semi-transparent, as a saved signature is shown.")
+    var viewMode = false
+
+    @Flag(help: "Draw the ink into the page's content and remove the field.")
+    var flatten = false
+
+    @Flag(help: "Append the signature as an incremental update, leaving the original bytes untouched.")
+    var incremental = false
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The signed PDF.", valueName: "file.pdf"))
+    var output: String?
+
+    @OptionGroup var input: InputOptions
+
+    /// Largest form read, in bytes.
+    static let maxFormBytes = 256 << 20
+
+    func validate() throws {
+        if listFields { return }
+        guard ink != nil else { throw ValidationError("--ink is required to sign (or give --list-fields)") }
+        guard output != nil else { throw ValidationError("-o/--output is required to sign") }
+        switch (field, page, rect) {
+        case (_?, nil, nil): break
+        case (nil, _?, _?): guard parsedRect != nil else { throw ValidationError("--rect: '\(rect ?? "")' must be four numbers x,y,w,h") }
+        case (_?, _, _): throw ValidationError("give either --field or --page with --rect, not both")
+        default: throw ValidationError("give --field NAME, or --page N with --rect X,Y,W,H")
+        }
+        if let date, ISO8601Time.parse(date, lenient: true) == nil {
+            throw ValidationError("--date: '\(date)' is not an ISO 8601 date such as 2026-11-25 or 2026-11-25T14:30:00+01:00")
+        }
+        if output == form { throw ValidationError("the output must not overwrite the form") }
+    }
+
+    private var parsedRect: Rect? {
+        let numbers = (rect ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let w = numbers[2], let h = numbers[3] else { return nil }
+        return Rect(x: x, y: y, width: w, height: h)
+    }
+
+    func run() throws {
+        do {
+            try work()
+        } catch {
+            Diagnostics.error(error.description)
+            throw ExitCode.failure
+        }
+    }
+
+    private func work() throws(InputFailure) {
+        var limits = DecodingLimits.default
+        limits.maxBytes = Self.maxFormBytes
+        let bytes = Array(try InputLoader(limits: limits).readBounded(form))
+        let pdf: PDFForm
+        do { pdf = try PDFForm(bytes: bytes, name: form) } catch { throw InputFailure(path: form, reason: "\(error)".replacingOccurrences(of: "\(form): ", with: "")) }
+        if listFields {
+            print(Self.listing(pdf))
+            return
+        }
+        guard let ink, let output else { return }
+        let signature = try input.loader.load(ink)
+        let placement: SignaturePlacement = field.map { .field($0) } ?? .rect(page: page ?? 1, parsedRect ?? Rect(x: 0, y: 0, width: 0, height: 0))
+        var options = FormSigningOptions(flatten: flatten, incremental: incremental)
+        if viewMode { options.render = options.render.viewMode() }
+        let printedDate = date.flatMap { text -> String? in
+            guard let (ms, offset) = ISO8601Time.parse(text, lenient: true) else { return nil }
+            return (try? TimestampFormat(pattern: "yyyy-MM-dd"))?.string(millisecondsSince1970: ms, utcOffsetMinutes: offset)
+        }
+        let signed: [UInt8]
+        do {
+            signed = try pdf.sign(placement, ink: signature, name: name, date: printedDate, options: options)
+        } catch {
+            throw InputFailure(path: form, reason: "\(error)")
+        }
+        try OutputWriter.write(signed, to: output)
+    }
+
+    /// One line per signature field: name, page, rectangle and whether it is empty; then the count of empty ones.
+    static func listing(_ form: PDFForm) -> String {
+        func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.2f", v) }
+        var lines = form.signatureFields.map { field in
+            let page = field.page.map { "page \($0)" } ?? "no page"
+            let rect = field.rect.map { "\(f($0.minX)),\(f($0.minY)),\(f($0.width)),\(f($0.height))" } ?? "no rectangle"
+            return "\(field.name)\t\(page)\t\(rect)\t\(field.hasValue ? "signed" : "empty")"
+        }
+        let empty = form.emptySignatureFields.count
+        lines.append("\(form.signatureFields.count) signature field\(form.signatureFields.count == 1 ? "" : "s"), \(empty) empty")
+        return lines.joined(separator: "\n")
+    }
+}
