@@ -87,6 +87,10 @@ let package = Package(
             dependencies: ["SignatureInkConsent", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport"],
             swiftSettings: strict),
         .testTarget(
+            name: "SignatureInkFormsTests",
+            dependencies: ["SignatureInkForms", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
             name: "CLITests",
             dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport"],
             swiftSettings: strict),

@@ -24,7 +24,7 @@ struct FieldTree {
         guard let form = file.get(file.root, "/AcroForm") else { return }
         var visited = Set<Int>()
         var found: [Node] = []
-        func walk(_ node: qpdf_oh, parent: String, type: String?, depth: Int) throws(PDFFormError) {
+        func walk(_ node: qpdf_oh, parent: String, type: String?, flags: Int, depth: Int) throws(PDFFormError) {
             guard depth < PDFForm.maxDepth else {
                 throw .unreadable(file: file.name, message: "the field tree is deeper than \(PDFForm.maxDepth) levels")
             }
@@ -33,10 +33,11 @@ struct FieldTree {
             let partial = file.text(file.get(node, "/T"))
             let name = [parent, partial ?? ""].filter { !$0.isEmpty }.joined(separator: ".")
             let fieldType = file.name(file.get(node, "/FT")) ?? type
+            let fieldFlags = file.number(file.get(node, "/Ff")).map { Int($0) } ?? flags
             let kids = file.items(file.get(node, "/Kids")).filter { file.isDictionary($0) }
             let fieldKids = kids.filter { file.get($0, "/T") != nil }
             if !fieldKids.isEmpty {
-                for kid in fieldKids { try walk(kid, parent: name, type: fieldType, depth: depth + 1) }
+                for kid in fieldKids { try walk(kid, parent: name, type: fieldType, flags: fieldFlags, depth: depth + 1) }
                 return
             }
             var widgets = kids
@@ -47,13 +48,13 @@ struct FieldTree {
             let rect = widgets.first.flatMap { file.rectangle(file.get($0, "/Rect")) }
                 .map { Rect(x: $0.0, y: $0.1, width: $0.2 - $0.0, height: $0.3 - $0.1) }
             let info = PDFFormField(name: name, type: fieldType, page: placed.first?.1, rect: rect,
-                                    hasValue: file.get(node, "/V") != nil)
+                                    hasValue: file.get(node, "/V") != nil, isReadOnly: fieldFlags & 1 != 0)
             found.append(Node(info: info, field: node, widgets: placed))
             guard found.count <= PDFForm.maxFields else {
                 throw .unreadable(file: file.name, message: "more than \(PDFForm.maxFields) fields")
             }
         }
-        for field in file.items(file.get(form, "/Fields")) { try walk(field, parent: "", type: nil, depth: 0) }
+        for field in file.items(file.get(form, "/Fields")) { try walk(field, parent: "", type: nil, flags: 0, depth: 0) }
         fields = found
     }
 }
@@ -84,7 +85,8 @@ struct FormTarget {
             guard node.info.isSignature else {
                 throw .unusableField(name, message: "it is a \(node.info.type ?? "typeless") field, not a signature field (/Sig)")
             }
-            guard !node.info.hasValue else { throw .unusableField(name, message: "it is signed already") }
+            guard !node.info.hasValue else { throw .unusableField(name, message: "it carries a digital signature already") }
+            guard !node.info.isReadOnly else { throw .unusableField(name, message: "it is read-only (signed with ink already)") }
             guard let widget = node.widgets.first else { throw .unusableField(name, message: "it has no widget to show a signature in") }
             guard let number = widget.page else { throw .unusableField(name, message: "its widget is on no page of the form") }
             guard let rect = file.rectangle(file.get(widget.object, "/Rect")), rect.2 - rect.0 >= 4, rect.3 - rect.1 >= 4 else {

@@ -17,6 +17,8 @@ public struct PDFFormField: Sendable, Hashable {
     public var rect: Rect?
     /// Whether the field has a value. A signature field with a value carries a digital signature.
     public var hasValue: Bool
+    /// Whether the field is read-only (its `/Ff` bit 1, inherited): a field signed with ink by this engine is.
+    public var isReadOnly: Bool
 
     /// Whether it is a signature field.
     public var isSignature: Bool { type == "/Sig" }
@@ -65,8 +67,8 @@ public final class PDFForm: Sendable {
     /// The signature fields.
     public var signatureFields: [PDFFormField] { fields.filter(\.isSignature) }
 
-    /// Signature fields without a value: those still to sign.
-    public var emptySignatureFields: [PDFFormField] { signatureFields.filter { !$0.hasValue } }
+    /// Signature fields without a value that are not read-only: those still to sign.
+    public var emptySignatureFields: [PDFFormField] { signatureFields.filter { !$0.hasValue && !$0.isReadOnly } }
 
     /// Signature fields that carry a digital signature.
     public var digitallySignedFields: [PDFFormField] { signatureFields.filter(\.hasValue) }

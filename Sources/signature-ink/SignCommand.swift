@@ -124,7 +124,8 @@ struct SignCommand: ParsableCommand {
         var lines = form.signatureFields.map { field in
             let page = field.page.map { "page \($0)" } ?? "no page"
             let rect = field.rect.map { "\(f($0.minX)),\(f($0.minY)),\(f($0.width)),\(f($0.height))" } ?? "no rectangle"
-            return "\(field.name)\t\(page)\t\(rect)\t\(field.hasValue ? "signed" : "empty")"
+            let state = field.hasValue ? "digitally signed" : field.isReadOnly ? "read-only" : "empty"
+            return "\(field.name)\t\(page)\t\(rect)\t\(state)"
         }
         let empty = form.emptySignatureFields.count
         lines.append("\(form.signatureFields.count) signature field\(form.signatureFields.count == 1 ? "" : "s"), \(empty) empty")
