@@ -55,7 +55,7 @@ test: deps
 
 # Builds the DocC documentation of every library, articles included, into .build/plugins/Swift-DocC/outputs/;
 # a broken symbol link or any other DocC warning fails it.
-DOC_TARGETS := SignatureInk SignatureInkFormats SignatureInkRender SignatureInkConsent
+DOC_TARGETS := SignatureInk SignatureInkFormats SignatureInkRender SignatureInkConsent SignatureInkForms
 docs: deps
 	$(SWIFT) package generate-documentation $(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors
 

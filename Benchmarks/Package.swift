@@ -100,6 +100,16 @@ let package = Package(
                 .product(name: "SignatureInkConsent", package: core),
             ],
             path: "Sources/document-timing"),
+        // Signs a ten-page PDF form, for Benchmarks/forms/compare.py.
+        .executableTarget(
+            name: "form-timing",
+            dependencies: [
+                "SignatureSet",
+                .product(name: "SignatureInk", package: core),
+                .product(name: "SignatureInkFormats", package: core),
+                .product(name: "SignatureInkForms", package: core),
+            ],
+            path: "Sources/form-timing"),
         // Times the library on the fixture set for Benchmarks/peers/peers.py (not a package-benchmark suite).
         .executableTarget(
             name: "ink-timing",

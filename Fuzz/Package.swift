@@ -10,7 +10,7 @@ let settings: [SwiftSetting] = [
 ]
 
 /// One executable per fuzz target, named `fuzz-<name>`, whose source is `Sources/fuzz-<name>/`.
-let names = ["native", "inkml", "signature-pad", "svc2004", "uim", "stroke-list", "detect", "render", "consent"]
+let names = ["native", "inkml", "signature-pad", "svc2004", "uim", "stroke-list", "detect", "render", "consent", "form"]
 
 let package = Package(
     name: "SignatureInkFuzz",
@@ -29,7 +29,8 @@ let package = Package(
         .executableTarget(
             name: "fuzz-\(name)",
             dependencies: ["FuzzSupport"]
-                + (name == "consent" ? [.product(name: "SignatureInkConsent", package: "SignatureInk")] : []),
+                + (name == "consent" ? [.product(name: "SignatureInkConsent", package: "SignatureInk")] : [])
+                + (name == "form" ? [.product(name: "SignatureInkForms", package: "SignatureInk")] : []),
             swiftSettings: settings)
     }
 )

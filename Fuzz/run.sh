@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-20}
-TARGETS=${FUZZ_TARGETS:-"native inkml signature-pad svc2004 uim stroke-list detect render consent"}
+TARGETS=${FUZZ_TARGETS:-"native inkml signature-pad svc2004 uim stroke-list detect render consent form"}
 CONFIG=${FUZZ_CONFIG:-release}
 OUT=${FUZZ_OUT:-fuzz-out}
 REALINK=Tests/Fixtures/realink
@@ -33,6 +33,7 @@ seeds() {
     uim) ;;
     stroke-list) ls $REALINK/hwrt/*.json ;;
     consent) ls SampleStrokes/consent/*.json Benchmarks/Fixtures/document/consent.json ;;
+    form) ls Tests/Fixtures/forms/*.pdf ;;
     detect | render)
       for t in native inkml signature-pad svc2004 uim stroke-list; do seeds $t; ls Fuzz/Corpus/$t/* 2>/dev/null || true; done ;;
   esac
@@ -44,6 +45,7 @@ dictionary() {
     inkml) echo Fuzz/xml.dict ;;
     svc2004) echo "" ;;
     detect | render) cat Fuzz/json.dict Fuzz/xml.dict > $OUT/all.dict; echo $OUT/all.dict ;;
+    form) echo Fuzz/pdf.dict ;;
     *) echo Fuzz/json.dict ;;
   esac
 }
