@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SAMPLES := $(wildcard SampleStrokes/*.json)
 
-.PHONY: all deps build release test docs demo bench bench-check bench-update fuzz sanitize clean
+.PHONY: all deps build release test test-browser server load docs demo bench bench-check bench-update fuzz sanitize clean
 
 all: build
 
@@ -46,12 +46,33 @@ release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product signature-ink
 	@echo "signature-ink is $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/signature-ink"
 
-# Builds everything (failing on any warning in this project's own code) and runs the tests.
+# Builds everything (failing on any warning in this project's own code) and runs the tests, then the pages in a
+# real browser (test-browser).
 test: deps
 	$(SWIFT) build --build-tests 2>&1 | tee .build-log.txt
 	@if grep -E "^/.*/(Sources|Tests)/.*: warning:" .build-log.txt; then echo "error: warnings in the build" >&2; exit 1; fi
 	@rm -f .build-log.txt
 	$(SWIFT) test
+	$(MAKE) test-browser
+
+# The server's pages in headless Chromium through chromedriver and selenium (installed with pip when missing):
+# the signature form cell's life cycle and the consent walk-through, drawn with real pointer input. Screenshots of
+# each state go to Tests/Browser/artifacts/.
+test-browser: deps
+	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q "selenium>=4.20"
+	$(SWIFT) build --product signature-ink-server
+	python3 Tests/Browser/test_pages.py "$$($(SWIFT) build --show-bin-path)/signature-ink-server"
+
+# Runs the HTTP server (signature-ink-server, release build) on 127.0.0.1:8080: the form cell page at /, the consent
+# pages at /consent, POST /render.
+server: deps
+	$(SWIFT) build -c release --product signature-ink-server
+	"$$($(SWIFT) build -c release --show-bin-path)/signature-ink-server"
+
+# wrk against the release server's /render with a real signature_pad body for 60 seconds, then malformed bodies;
+# prints requests per second, latency percentiles and the server's memory at the start and the end.
+load: deps
+	Benchmarks/server/load.sh
 
 # Builds the DocC documentation of every library, articles included, into .build/plugins/Swift-DocC/outputs/;
 # a broken symbol link or any other DocC warning fails it.

@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SignatureInkConsent", targets: ["SignatureInkConsent"]),
         .library(name: "SignatureInkForms", targets: ["SignatureInkForms"]),
         .executable(name: "signature-ink", targets: ["signature-ink"]),
+        .executable(name: "signature-ink-server", targets: ["signature-ink-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -23,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         // `swift package generate-documentation` for the DocC catalogs (`make docs`).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
+        // The HTTP server (signature-ink-server) and its logs.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // The geometry core: ink model, capture, processing. Swift only: no C, no Foundation.
@@ -67,6 +71,24 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
+        // The HTTP server's routes, pages and limits; a separate executable keeps the command-line tool small.
+        .target(
+            name: "SignatureInkServer",
+            dependencies: [
+                "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Public")],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "signature-ink-server",
+            dependencies: [
+                "SignatureInkServer", "SignatureInkConsent",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         // Seeded random signatures and paths to test data, shared by the test targets.
         .target(
             name: "InkTestSupport",
@@ -89,6 +111,13 @@ let package = Package(
         .testTarget(
             name: "SignatureInkFormsTests",
             dependencies: ["SignatureInkForms", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "SignatureInkServerTests",
+            dependencies: [
+                "SignatureInkServer", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "CLITests",

@@ -1,0 +1,225 @@
+// The consent walk-through: the document's forms page by page ("n of N", Next and Back, Allow / Deny / Not Now on
+// the last page), the sharing question, the review with Agree and its confirmation, each signer's name and
+// signature (the form cell), and at the end the signed PDF and the consent record from the server, which replays
+// every decision through the engine's own consent flow. Text is always set as text, never parsed as HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, text, attributes = {}) => {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  return node;
+};
+
+/** Consent markup to DOM nodes: paragraphs, lists, **bold**, *italic*, [links](https:...). */
+function markup(text) {
+  const out = document.createDocumentFragment();
+  const inline = (line, parent) => {
+    const pattern = /\*\*([^*]+)\*\*|\*([^*]+)\*|\[([^\]]+)\]\(((?:https?|mailto):[^ )]+)\)/g;
+    let last = 0, m;
+    while ((m = pattern.exec(line)) !== null) {
+      parent.append(line.slice(last, m.index));
+      if (m[1] !== undefined) parent.append(el("strong", m[1]));
+      else if (m[2] !== undefined) parent.append(el("em", m[2]));
+      else parent.append(el("a", m[3], { href: m[4], rel: "noopener noreferrer", target: "_blank" }));
+      last = pattern.lastIndex;
+    }
+    parent.append(line.slice(last));
+  };
+  for (const block of (text || "").split(/\n\s*\n/)) {
+    const lines = block.split("\n").map((l) => l.trim()).filter(Boolean);
+    if (!lines.length) continue;
+    if (lines.every((l) => /^[-*] /.test(l)) || lines.every((l) => /^\d{1,6}\. /.test(l))) {
+      const list = el(/^\d/.test(lines[0]) ? "ol" : "ul");
+      for (const l of lines) { const item = el("li"); inline(l.replace(/^([-*]|\d+\.) /, ""), item); list.append(item); }
+      out.append(list);
+    } else {
+      const p = el("p"); inline(lines.join(" "), p); out.append(p);
+    }
+  }
+  return out;
+}
+
+class ConsentWalkThrough {
+  constructor(document) {
+    this.doc = document;
+    const visible = document.sections.filter((s) => s.kind !== "onlyInDocument").map((s) => s.identifier);
+    this.forms = document.forms.length ? document.forms
+      : (visible.length ? [{ identifier: "consent", title: document.title, sections: visible, mandatory: true }] : []);
+    this.decisions = [];
+    this.sharing = null;
+    this.signers = document.slots.filter((s) => s.requiresName !== false || s.requiresSignature !== false);
+    this.collected = [];
+    this.cell = new SignatureCell($("cell"), (native) => { this.pendingInk = JSON.stringify(native); this.render(); });
+    this.step = this.forms.length ? { kind: "form", form: 0, page: 0 } : this.afterForms();
+    this.render();
+  }
+
+  afterForms() { return this.doc.sharing ? { kind: "sharing" } : { kind: "review" }; }
+
+  section(id) { return this.doc.sections.find((s) => s.identifier === id); }
+
+  go(step) { this.step = step; this.render(); }
+
+  dialog(title, text, buttons) {
+    $("dialog-title").textContent = title;
+    $("dialog-text").textContent = text;
+    const actions = $("dialog-actions");
+    actions.replaceChildren();
+    for (const [label, id, action] of buttons) {
+      const b = el("button", label, { type: "button", id });
+      b.addEventListener("click", () => { $("dialog").hidden = true; action(); });
+      actions.append(b);
+    }
+    $("dialog").hidden = false;
+  }
+
+  cancel() {
+    this.dialog("Quit?", "Your answers so far will not be kept.", [
+      ["No", "quit-no", () => {}],
+      ["Yes", "quit-yes", () => this.go({ kind: "abandoned" })],
+    ]);
+  }
+
+  decide(decision) {
+    const form = this.forms[this.step.form];
+    if (decision === "denied" && form.mandatory !== false) {
+      this.dialog("Consent required", "This form must be allowed to take part.", [["OK", "alert-ok", () => {}]]);
+      return;
+    }
+    this.decisions.push({ form: form.identifier, decision });
+    const next = this.step.form + 1;
+    this.go(next < this.forms.length ? { kind: "form", form: next, page: 0 } : this.afterForms());
+  }
+
+  button(label, id, action, disabled = false) {
+    const b = el("button", label, { type: "button", id });
+    b.disabled = disabled;
+    b.addEventListener("click", action);
+    $("actions").append(b);
+  }
+
+  signerStep(k) {
+    if (k >= this.signers.length) return { kind: "submit" };
+    this.pendingInk = null;
+    return this.signers[k].requiresName !== false ? { kind: "name", signer: k } : { kind: "signature", signer: k };
+  }
+
+  render() {
+    const s = this.step;
+    $("flow").dataset.step = s.kind;
+    $("progress").textContent = "";
+    $("body").replaceChildren();
+    $("actions").replaceChildren();
+    $("name-entry").hidden = s.kind !== "name";
+    $("cell").hidden = s.kind !== "signature";
+    if (s.kind === "form") {
+      const form = this.forms[s.form], section = this.section(form.sections[s.page]);
+      const last = s.page === form.sections.length - 1;
+      $("progress").textContent = `${form.title}: ${s.page + 1} of ${form.sections.length}`;
+      $("title").textContent = section.title || "";
+      if (section.summary) $("body").append(el("p", section.summary, { class: "summary" }));
+      $("body").append(markup(section.content));
+      if (section.learnMore) $("body").append(el("a", "Learn more", { href: section.learnMore, rel: "noopener noreferrer", target: "_blank" }));
+      this.button("Cancel", "cancel-flow", () => this.cancel());
+      if (s.page > 0) this.button("Back", "back", () => this.go({ ...s, page: s.page - 1 }));
+      if (!last) this.button("Next", "next", () => this.go({ ...s, page: s.page + 1 }));
+      if (last) {
+        this.button("Deny", "deny", () => this.decide("denied"));
+        if (form.mandatory === false) this.button("Not Now", "not-now", () => this.decide("notNow"));
+        this.button("Allow", "allow", () => this.decide("allowed"));
+      }
+    } else if (s.kind === "sharing") {
+      const who = this.doc.sharing.investigator;
+      $("title").textContent = "Sharing options";
+      $("body").append(markup(this.doc.sharing.learnMore));
+      const set = el("fieldset");
+      for (const [value, label] of [["broadly", `Share my data with ${who} and qualified researchers worldwide`],
+                                    ["investigatorOnly", `Only share my data with ${who}`]]) {
+        const id = "share-" + value;
+        const input = el("input", null, { type: "radio", name: "sharing", id, value });
+        input.addEventListener("change", () => { this.sharing = value; $("next").disabled = false; });
+        const label_ = el("label", null, { for: id });
+        label_.append(input, " " + label);
+        set.append(el("div"));
+        set.lastChild.append(label_);
+      }
+      $("body").append(set);
+      this.button("Cancel", "cancel-flow", () => this.cancel());
+      this.button("Next", "next", () => this.go({ kind: "review" }), this.sharing === null);
+    } else if (s.kind === "review") {
+      $("title").textContent = "Review";
+      $("body").append(el("h2", this.doc.title));
+      if (this.doc.reviewContent) $("body").append(markup(this.doc.reviewContent));
+      else for (const section of this.doc.sections) { $("body").append(el("h3", section.title)); $("body").append(markup(section.content)); }
+      this.button("Cancel", "cancel-flow", () => this.cancel());
+      this.button("Disagree", "disagree", () => this.go({ kind: "declined" }));
+      this.button("Agree", "agree", () => this.dialog("Review", this.doc.reasonForConsent, [
+        ["Cancel", "agree-cancel", () => {}],
+        ["Agree", "agree-confirm", () => this.go(this.signerStep(0))],
+      ]));
+    } else if (s.kind === "name") {
+      const slot = this.signers[s.signer];
+      $("title").textContent = `${slot.title}: your name`;
+      $("name").value = "";
+      this.button("Cancel", "cancel-flow", () => this.cancel());
+      this.button("Next", "next", () => {
+        const name = $("name").value.trim();
+        if (!name) return;
+        this.pendingName = name;
+        this.go(slot.requiresSignature !== false ? { kind: "signature", signer: s.signer } : this.finishSigner(s.signer));
+      });
+    } else if (s.kind === "signature") {
+      const slot = this.signers[s.signer];
+      $("title").textContent = `${slot.title}: your signature`;
+      if (this.cell.state === "saved" && !this.pendingInk) { this.cell.pad.clear(); this.cell.saved.hidden = true; this.cell.set("inactive"); }
+      this.button("Cancel", "cancel-flow", () => this.cancel());
+      this.button("Next", "next", () => this.go(this.finishSigner(s.signer)), !this.pendingInk);
+    } else if (s.kind === "submit") {
+      $("title").textContent = "Signing…";
+      this.submit();
+    } else if (s.kind === "done") {
+      $("title").textContent = "Thank you";
+      $("body").append(el("p", `Your signed consent (${this.result.pages} pages) and its record are ready.`));
+      const pdf = URL.createObjectURL(new Blob([Uint8Array.from(atob(this.result.pdf), (c) => c.charCodeAt(0))], { type: "application/pdf" }));
+      const record = URL.createObjectURL(new Blob([this.result.record], { type: "application/json" }));
+      $("body").append(el("a", "Download the signed PDF", { href: pdf, download: "consent.pdf", id: "download-pdf", class: "download" }));
+      $("body").append(el("a", "Download the consent record", { href: record, download: "consent-record.json", id: "download-record", class: "download" }));
+    } else if (s.kind === "abandoned") {
+      $("title").textContent = "You left the consent";
+    } else if (s.kind === "declined") {
+      $("title").textContent = "You did not consent";
+    } else if (s.kind === "error") {
+      $("title").textContent = "The consent could not be signed";
+      $("body").append(el("p", this.error));
+    }
+  }
+
+  finishSigner(k) {
+    this.collected.push({ slot: this.signers[k].identifier, name: this.pendingName || null, ink: this.pendingInk });
+    this.pendingName = null;
+    this.cell.pad.clear();
+    this.cell.saved.hidden = true;
+    this.cell.set("inactive");
+    return this.signerStep(k + 1);
+  }
+
+  async submit() {
+    const body = { decisions: this.decisions, sharing: this.sharing, utcOffsetMinutes: -new Date().getTimezoneOffset(),
+                   pageSize: "a4", signers: this.collected };
+    try {
+      const response = await fetch("/consent/sign", { method: "POST", headers: { "Content-Type": "application/json" },
+                                                     body: JSON.stringify(body) });
+      const answer = await response.json();
+      if (!response.ok) { this.error = answer.error; this.go({ kind: "error" }); return; }
+      this.result = answer;
+      this.go({ kind: "done" });
+    } catch (error) {
+      this.error = error.message;
+      this.go({ kind: "error" });
+    }
+  }
+}
+
+fetch("/consent/document").then((r) => r.json()).then((d) => { window.consentWalkThrough = new ConsentWalkThrough(d); });

@@ -1,0 +1,195 @@
+// The signature form cell: inactive -> active (drawing) -> signed -> saved, with Cancel, Clear, Save and
+// Re-enter Signature. Every pointer sample is kept (coalesced events included) with its time, pressure, tilt and
+// pointer type, and sent on Save in the engine's native format.
+"use strict";
+
+/** A signature pad on a canvas: live ink, and the samples as the engine's native document. */
+class SignaturePad {
+  constructor(canvas, onInk) {
+    this.canvas = canvas;
+    this.onInk = onInk;
+    this.strokes = [];
+    this.pointerTypes = [];
+    this.active = null;
+    this.resize();
+    new ResizeObserver(() => this.resize()).observe(canvas);
+    canvas.addEventListener("pointerdown", (e) => this.down(e));
+    canvas.addEventListener("pointermove", (e) => this.move(e));
+    canvas.addEventListener("pointerup", (e) => this.up(e));
+    canvas.addEventListener("pointercancel", (e) => this.up(e));
+  }
+
+  /** Sizes the backing store to the device's pixels, so the ink is crisp on HiDPI screens. */
+  resize() {
+    const ratio = window.devicePixelRatio || 1;
+    const box = this.canvas.getBoundingClientRect();
+    this.width = box.width;
+    this.height = box.height;
+    this.canvas.width = Math.max(1, Math.round(box.width * ratio));
+    this.canvas.height = Math.max(1, Math.round(box.height * ratio));
+    const context = this.canvas.getContext("2d");
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    context.lineCap = "round";
+    context.lineJoin = "round";
+    context.strokeStyle = "#1d2d3e";
+    this.context = context;
+    this.redraw();
+  }
+
+  sample(e) {
+    const box = this.canvas.getBoundingClientRect();
+    // Altitude and azimuth in radians; from tiltX/tiltY where the browser gives only those.
+    let altitude = e.altitudeAngle, azimuth = e.azimuthAngle;
+    if (altitude === undefined && (e.tiltX || e.tiltY)) {
+      const tx = Math.tan(e.tiltX * Math.PI / 180), ty = Math.tan(e.tiltY * Math.PI / 180);
+      azimuth = (Math.atan2(ty, tx) + 2 * Math.PI) % (2 * Math.PI);
+      altitude = Math.atan(1 / Math.hypot(tx, ty));
+    }
+    return {
+      x: e.clientX - box.left, y: e.clientY - box.top, t: performance.timeOrigin + e.timeStamp,
+      pressure: e.pointerType === "mouse" ? null : e.pressure,
+      altitude: e.pointerType === "pen" && altitude !== undefined ? altitude : null,
+      azimuth: e.pointerType === "pen" && azimuth !== undefined ? azimuth : null,
+    };
+  }
+
+  down(e) {
+    if (this.active !== null || !e.isPrimary) return;
+    e.preventDefault();
+    this.canvas.setPointerCapture(e.pointerId);
+    this.active = e.pointerId;
+    this.strokes.push([this.sample(e)]);
+    this.pointerTypes.push(e.pointerType);
+    this.drawLast(1);
+  }
+
+  move(e) {
+    if (e.pointerId !== this.active) return;
+    e.preventDefault();
+    const events = typeof e.getCoalescedEvents === "function" ? e.getCoalescedEvents() : [];
+    const stroke = this.strokes[this.strokes.length - 1];
+    const before = stroke.length;
+    for (const event of events.length ? events : [e]) {
+      const s = this.sample(event);
+      const last = stroke[stroke.length - 1];
+      if (s.t < last.t) s.t = last.t;  // a coalesced event may not be later than the last one kept
+      stroke.push(s);
+    }
+    this.drawLast(stroke.length - before + 1);
+  }
+
+  up(e) {
+    if (e.pointerId !== this.active) return;
+    this.active = null;
+    this.onInk(this.strokes.length > 0);
+  }
+
+  /** Draws the last `count` segments of the current stroke. */
+  drawLast(count) {
+    const stroke = this.strokes[this.strokes.length - 1];
+    const c = this.context;
+    const start = Math.max(0, stroke.length - count - 1);
+    for (let i = start; i < stroke.length; i++) {
+      const a = stroke[Math.max(0, i - 1)], b = stroke[i];
+      c.lineWidth = 1 + 2.5 * (b.pressure === null ? 0.5 : b.pressure);
+      c.beginPath();
+      c.moveTo(a.x, a.y);
+      c.lineTo(b.x + (a === b ? 0.01 : 0), b.y);
+      c.stroke();
+    }
+  }
+
+  redraw() {
+    this.context.clearRect(0, 0, this.width, this.height);
+    const strokes = this.strokes;
+    this.strokes = [];
+    for (const stroke of strokes) {
+      this.strokes.push(stroke);
+      this.drawLast(stroke.length);
+    }
+  }
+
+  clear() {
+    this.strokes = [];
+    this.pointerTypes = [];
+    this.active = null;
+    this.redraw();
+  }
+
+  get hasInk() { return this.strokes.length > 0; }
+
+  /** The samples as the engine's native JSON document: canvas in CSS pixels, times from the first sample. */
+  toNative() {
+    const start = this.strokes[0][0].t;
+    const all = this.strokes.flat();
+    const has = (key) => all.some((s) => s[key] !== null && s[key] !== undefined);
+    const channels = ["x", "y", "t"].concat(["pressure", "altitude", "azimuth"].filter(has));
+    const round = (v, d) => v === null || v === undefined ? null : Math.round(v * d) / d;
+    return {
+      format: "signature-ink", version: 1,
+      canvas: { width: round(this.width, 100), height: round(this.height, 100), unitsPerInch: 96 },
+      startTime: Math.round(start),
+      metadata: { pointerTypes: this.pointerTypes.join(","), devicePixelRatio: String(window.devicePixelRatio || 1) },
+      channels,
+      strokes: this.strokes.map((stroke) => stroke.map((s) => channels.map((c) =>
+        c === "t" ? round(Math.max(0, s.t - start), 1000) : round(s[c], c === "x" || c === "y" ? 100 : 10000)))),
+    };
+  }
+}
+
+/** The cell's life cycle around a pad. `onSaved` gets the server's answer. */
+class SignatureCell {
+  constructor(root, onSaved) {
+    this.root = root;
+    this.onSaved = onSaved;
+    this.pad = new SignaturePad(root.querySelector("canvas"), () => this.inked());
+    this.saved = root.querySelector("#saved");
+    this.status = root.querySelector("#status");
+    root.querySelector(".pad").addEventListener("pointerdown", () => { if (this.state === "inactive") this.set("active"); });
+    root.querySelector("#cancel").addEventListener("click", () => { this.pad.clear(); this.set("inactive"); });
+    root.querySelector("#clear").addEventListener("click", () => { this.pad.clear(); this.set("active"); });
+    root.querySelector("#save").addEventListener("click", () => this.save());
+    root.querySelector("#reenter").addEventListener("click", () => {
+      this.pad.clear();
+      this.saved.hidden = true;
+      this.set("active");
+    });
+    this.set("inactive");
+  }
+
+  get state() { return this.root.dataset.state; }
+
+  set(state) {
+    this.root.dataset.state = state;
+    const inked = this.pad.hasInk;
+    this.root.querySelector("#clear").disabled = !inked;
+    this.root.querySelector("#save").disabled = !inked;
+    if (state === "active" || state === "inactive") this.status.textContent = "";
+    if (state === "active") requestAnimationFrame(() => this.pad.resize());
+  }
+
+  inked() { if (this.state === "active" || this.state === "signed") this.set(this.pad.hasInk ? "signed" : "active"); }
+
+  async save() {
+    if (!this.pad.hasInk) return;
+    const native = this.pad.toNative();
+    this.status.textContent = "Saving…";
+    try {
+      const response = await fetch("/signatures", { method: "POST", headers: { "Content-Type": "application/json" },
+                                                   body: JSON.stringify(native) });
+      const answer = await response.json();
+      if (!response.ok) { this.status.textContent = answer.error; return; }
+      this.saved.src = answer.png;
+      this.saved.hidden = false;
+      this.saved.dataset.digest = answer.digest;
+      this.status.textContent = "Saved: SHA-256 " + answer.digest;
+      this.set("saved");
+      if (this.onSaved) this.onSaved(native, answer);
+    } catch (error) {
+      this.status.textContent = "The signature could not be saved: " + error.message;
+    }
+  }
+}
+
+const cell = document.getElementById("cell");
+if (cell && !cell.dataset.embedded) window.signatureCell = new SignatureCell(cell);

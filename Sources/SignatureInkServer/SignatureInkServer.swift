@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+public import Hummingbird
+public import Logging
+import SignatureInk
+public import SignatureInkConsent
+import SignatureInkFormats
+import SignatureInkRender
+
+/// The HTTP side of the engine: rendering stroke files, saving a signature from the signature form cell page,
+/// and the consent walk-through pages with their signed PDF.
+///
+/// Routes (described in `/openapi.yaml`):
+/// - `GET /` the signature form cell page; `GET /consent` the consent pages; `GET /assets/{name}` their scripts
+///   and styles; `GET /openapi.yaml`.
+/// - `POST /render?format=png|svg|pdf&...` any stroke format the engine reads, answered with the image.
+/// - `POST /signatures` a signature in the native format, answered with its stored record and a PNG.
+/// - `GET /consent/document` the consent document; `POST /consent/sign` the walk-through's decisions and
+///   signatures, replayed through `ConsentFlow`, answered with the signed PDF and the consent record.
+///
+/// Every request body is limited before it is read; errors are JSON with a 4xx status and never HTML.
+public enum SignatureInkServer {
+    /// The router with every route and the security headers, for the application or for tests.
+    /// - Parameters:
+    ///   - configuration: limits.
+    ///   - consentDocument: the document of the consent pages; default the sample study consent.
+    /// - Throws: when an asset is missing from the build, or the consent document is not valid.
+    public static func router(configuration: ServerConfiguration = ServerConfiguration(),
+                              consentDocument: ConsentDocument? = nil) throws -> Router<BasicRequestContext> {
+        let assets = try Assets.load()
+        let document = try consentDocument ?? ConsentDocument(json: assets["study-consent.json"]?.bytes ?? [])
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: SecurityHeaders())
+        func page(_ name: String) -> @Sendable (Request, BasicRequestContext) async throws -> Response {
+            { _, _ in
+                guard let asset = assets[name] else { throw APIError(.notFound, "no such page") }
+                return .bytes(asset.bytes, contentType: asset.contentType)
+            }
+        }
+        router.get("/", use: page("index.html"))
+        router.get("/consent", use: page("consent.html"))
+        router.get("/openapi.yaml", use: page("openapi.yaml"))
+        router.get("/assets/{name}") { _, context -> Response in
+            let name = context.parameters.get("name") ?? ""
+            guard name.hasSuffix(".js") || name.hasSuffix(".css"), let asset = assets[name] else {
+                throw APIError(.notFound, "no such asset")
+            }
+            return .bytes(asset.bytes, contentType: asset.contentType)
+        }
+        router.post("/render") { request, _ -> Response in
+            var request = request
+            let body = try await request.boundedBody(limit: configuration.maxBody)
+            return try RenderRoute.render(body, query: request.uri.queryParameters, contentType: request.headers[.contentType],
+                                          configuration: configuration)
+        }
+        router.post("/signatures") { request, _ -> Response in
+            var request = request
+            let body = try await request.boundedBody(limit: configuration.maxBody)
+            return try SignatureRoute.save(body, configuration: configuration)
+        }
+        router.get("/consent/document") { _, _ -> Response in
+            .bytes(document.canonicalJSON, contentType: "application/json; charset=utf-8")
+        }
+        router.post("/consent/sign") { request, _ -> Response in
+            var request = request
+            let body = try await request.boundedBody(limit: configuration.maxBody * 4)
+            return try ConsentRoute.sign(body, document: document, configuration: configuration)
+        }
+        return router
+    }
+
+    /// The application: HTTP/1.1 on the configured address, connections closed after the idle timeout, logs
+    /// through swift-log.
+    public static func application(configuration: ServerConfiguration, consentDocument: ConsentDocument? = nil,
+                                   logger: Logger) throws -> some ApplicationProtocol {
+        let router = try router(configuration: configuration, consentDocument: consentDocument)
+        return Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "signature-ink-server"),
+            logger: logger)
+    }
+
+    /// Decoding limits from the server's configuration: the body limit and the sample limit.
+    static func limits(_ configuration: ServerConfiguration) -> DecodingLimits {
+        var limits = DecodingLimits.default
+        limits.maxBytes = configuration.maxBody
+        limits.maxSamples = configuration.maxSamples
+        limits.maxSamplesPerStroke = Swift.min(limits.maxSamplesPerStroke, configuration.maxSamples)
+        return limits
+    }
+}

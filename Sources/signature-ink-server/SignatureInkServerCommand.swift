@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+import ArgumentParser
+import Foundation
+import Logging
+import SignatureInkConsent
+import SignatureInkServer
+
+@main
+struct SignatureInkServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signature-ink-server",
+        abstract: "Serve the signature form cell and consent pages, and render stroke files over HTTP.",
+        discussion: "Stops gracefully on SIGINT or SIGTERM: requests in flight are answered first. LOG_LEVEL sets the log level.")
+
+    @Option(help: "The address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port.")
+    var port = 8080
+
+    @Option(name: .customLong("max-body"), help: "Largest request body in bytes; larger ones get 413 before they are read.")
+    var maxBody = 1 << 20
+
+    @Option(name: .customLong("max-samples"), help: "Most samples in one signature; more get 422.")
+    var maxSamples = 100_000
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds an idle connection stays open.")
+    var idleTimeout = 30
+
+    @Option(name: .customLong("consent-document"), help: "The consent document of the consent pages (default: the sample study consent).")
+    var consentDocument: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
+        guard (1...(256 << 20)).contains(maxBody) else { throw ValidationError("--max-body must be in 1...268435456") }
+        guard maxSamples > 0, idleTimeout > 0 else { throw ValidationError("--max-samples and --idle-timeout must be positive") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "signature-ink-server")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+        var document: ConsentDocument?
+        if let path = consentDocument {
+            do {
+                document = try ConsentDocument(json: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+            } catch {
+                throw ValidationError("--consent-document \(path): \(error)")
+            }
+        }
+        let configuration = ServerConfiguration(host: host, port: port, maxBody: maxBody, maxSamples: maxSamples, idleTimeout: idleTimeout)
+        let app = try SignatureInkServer.application(configuration: configuration, consentDocument: document, logger: logger)
+        try await app.runService()
+    }
+}
