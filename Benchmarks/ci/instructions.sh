@@ -22,8 +22,9 @@ if ! command -v valgrind >/dev/null; then
     exit 0
 fi
 swift build -c release --product ink-timing >/dev/null
-# Built too, so that the document comparison (document/compare.py) keeps compiling.
+# Built too, so that the document and form comparisons (document/compare.py, forms/compare.py) keep compiling.
 swift build -c release --product document-timing >/dev/null
+swift build -c release --product form-timing >/dev/null
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # A copy without debug information: valgrind 3.19 cannot read the DWARF 5 that clang writes for the C code the
