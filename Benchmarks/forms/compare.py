@@ -21,29 +21,16 @@ import io, json, os, statistics, subprocess, sys, tempfile, time
 
 import pikepdf
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from wholeruns import bin_path, timed  # noqa: E402
+
 root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 15
 form = os.path.join(root, "Tests", "Fixtures", "forms", "ten-pages.pdf")
 ink = os.path.join(root, "Benchmarks", "Fixtures", "signatures", "uim-hello-world-000.json")
-
-
-def bin_path(package, flags):
-    out = subprocess.run(["swift", "build", "--show-bin-path"] + flags, cwd=package, check=True, capture_output=True, text=True)
-    return out.stdout.strip()
-
-
 timing = os.path.join(bin_path(os.path.join(root, "Benchmarks"), ["-c", "release"]), "form-timing")
 tool = os.path.join(bin_path(root, ["-c", "release", "--static-swift-stdlib", "-Xswiftc", "-Xclang-linker", "-Xswiftc", "-no-pie"]),
                     "signature-ink")
-
-
-def timed(command):
-    times = []
-    for _ in range(rounds + 1):  # the first run warms the file cache and is not counted
-        start = time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times[1:])
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -60,7 +47,7 @@ with tempfile.TemporaryDirectory() as tmp:
     batch = json.loads(subprocess.run([timing, "--rounds", str(max(rounds, 30))], check=True, capture_output=True,
                                       text=True).stdout)["median_ms"]
     ours = timed([tool, "sign", form, "--ink", ink, "--field", "CustomerSignature", "--name", "Ada Lovelace",
-                  "--date", "2026-11-25", "-o", os.path.join(tmp, "ours.pdf")])
+                  "--date", "2026-11-25", "-o", os.path.join(tmp, "ours.pdf")], rounds)
 
     overlay = pikepdf.open(signature)
     times = []
@@ -72,7 +59,7 @@ with tempfile.TemporaryDirectory() as tmp:
         pdf.save(out)
         times.append((time.perf_counter() - start) * 1000)
     pike = statistics.median(times[1:])
-    qpdf = timed(["qpdf", form, "--overlay", page_sized, "--to=10", "--", os.path.join(tmp, "qpdf.pdf")])
+    qpdf = timed(["qpdf", form, "--overlay", page_sized, "--to=10", "--", os.path.join(tmp, "qpdf.pdf")], rounds)
 
 print(f"signature-ink, per form in one process: {batch:.2f} ms")
 print(f"signature-ink sign, new process per form: {ours:.1f} ms")

@@ -32,24 +32,4 @@ func render() throws -> (pdf: [UInt8], record: [UInt8]) {
     return (pdf, record.json)
 }
 
-var arguments = CommandLine.arguments.dropFirst()
-if arguments.first == "--rounds" {
-    let rounds = max(1, Int(arguments.dropFirst().first ?? "") ?? 30)
-    var times: [Double] = []
-    var bytes = 0
-    for _ in 0..<rounds {
-        let start = DispatchTime.now().uptimeNanoseconds
-        let (pdf, _) = try render()
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        bytes = pdf.count
-    }
-    times.sort()
-    print("{\"rounds\": \(rounds), \"median_ms\": \(String(format: "%.3f", times[rounds / 2])), \"min_ms\": \(String(format: "%.3f", times[0])), \"bytes\": \(bytes)}")
-} else if let out = arguments.first {
-    let (pdf, record) = try render()
-    try Data(pdf).write(to: URL(fileURLWithPath: out))
-    try Data(record).write(to: URL(fileURLWithPath: out + ".json"))
-} else {
-    FileHandle.standardError.write(Data("usage: document-timing OUT.pdf | --rounds N\n".utf8))
-    exit(64)
-}
+try WholeRuns.main("document-timing") { try render().pdf }

@@ -22,21 +22,4 @@ func sign() throws -> [UInt8] {
                                                                      date: "2026-11-25")
 }
 
-var arguments = CommandLine.arguments.dropFirst()
-if arguments.first == "--rounds" {
-    let rounds = max(1, Int(arguments.dropFirst().first ?? "") ?? 30)
-    var times: [Double] = []
-    var bytes = 0
-    for _ in 0..<rounds {
-        let start = DispatchTime.now().uptimeNanoseconds
-        bytes = try sign().count
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-    }
-    times.sort()
-    print("{\"rounds\": \(rounds), \"median_ms\": \(String(format: "%.3f", times[rounds / 2])), \"min_ms\": \(String(format: "%.3f", times[0])), \"bytes\": \(bytes)}")
-} else if let out = arguments.first {
-    try Data(try sign()).write(to: URL(fileURLWithPath: out))
-} else {
-    FileHandle.standardError.write(Data("usage: form-timing OUT.pdf | --rounds N\n".utf8))
-    exit(64)
-}
+try WholeRuns.main("form-timing", make: sign)

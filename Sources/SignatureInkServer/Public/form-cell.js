@@ -137,9 +137,33 @@ class SignaturePad {
   }
 }
 
+/** Builds the cell's parts inside its (empty) section: header with the required asterisk, pad, actions, status. */
+function buildCell(root) {
+  const node = (tag, attributes = {}, text) => {
+    const n = document.createElement(tag);
+    for (const [k, v] of Object.entries(attributes)) n.setAttribute(k, v);
+    if (text) n.textContent = text;
+    return n;
+  };
+  const header = node("header", { class: "cell-header" });
+  header.append(node("span", { id: "cell-label" }, root.dataset.label || "Signature"),
+                node("span", { class: "required", title: "required" }, "*"));
+  const pad = node("div", { class: "pad", id: "pad" });
+  pad.append(node("canvas", { id: "canvas", "aria-label": "Signature pad: draw your signature here" }),
+             node("p", { class: "hint", id: "hint" }, "Tap to Sign"),
+             node("img", { id: "saved", alt: "Saved signature", hidden: "" }));
+  const actions = node("div", { class: "actions" });
+  actions.append(node("button", { type: "button", id: "cancel" }, "Cancel"),
+                 node("button", { type: "button", id: "clear", disabled: "" }, "Clear"),
+                 node("button", { type: "button", id: "save", disabled: "" }, "Save"),
+                 node("button", { type: "button", id: "reenter" }, "Re-enter Signature"));
+  root.replaceChildren(header, pad, actions, node("p", { class: "status", id: "status", role: "status", "aria-live": "polite" }));
+}
+
 /** The cell's life cycle around a pad. `onSaved` gets the server's answer. */
 class SignatureCell {
   constructor(root, onSaved) {
+    buildCell(root);
     this.root = root;
     this.onSaved = onSaved;
     this.pad = new SignaturePad(root.querySelector("canvas"), () => this.inked());
