@@ -50,9 +50,9 @@ public struct SignatureRenderer: Sendable {
 
     /// Renders `signature` and encodes it as a PNG.
     ///
-    /// One ink colour with no decorations is drawn as coverage (Cairo A8) and written as an indexed PNG whose
-    /// palette blends the ink, at its opacity, over the background; anything else is drawn as ARGB32,
-    /// un-premultiplied and written as RGBA.
+    /// One ink colour (erasers included, which only take coverage away) with no decorations is drawn as coverage
+    /// (Cairo A8) and written as an indexed PNG whose palette blends the ink, at its opacity, over the background;
+    /// anything else is drawn as ARGB32, un-premultiplied and written as RGBA.
     /// - Parameter signature: the signature to draw.
     /// - Returns: the bytes of a PNG file, 8 bits a channel, with a `pHYs` chunk for the resolution, a `Software`
     ///   text and, when the capture time is known, a `Creation Time` text in ISO 8601.
@@ -89,7 +89,8 @@ public struct SignatureRenderer: Sendable {
         // The opacity fades the ink, not the background: the same as painting the ink as one group.
         // Ink filled in several fills (signature_pad's curves) builds up where they overlap: each fill goes in at
         // the ink's own opacity, and the palette maps the built-up coverage to the opaque colour.
-        let layered = !scene.ink.fillBreaks.isEmpty
+        // Erasers take coverage away in drawing order, so ink with erasers is filled run by run too.
+        let layered = !scene.ink.fillBreaks.isEmpty || scene.ink.erases
         var inkColor = scene.inkColor
         let fillAlpha = inkColor.alpha
         if layered { inkColor.alpha = 255 }
@@ -108,13 +109,17 @@ public struct SignatureRenderer: Sendable {
         context.scale(options.scale, options.scale)
         if scene.ink.hasSignaturePadInk { context.setTolerance(Scene.signaturePadTolerance) }
         if layered {
-            context.setSource(Color(red: 0, green: 0, blue: 0, alpha: fillAlpha))
             for run in scene.ink.paints {
+                // An eraser removes coverage in proportion to its own opacity (canvas `destination-out`).
+                let alpha = run.blend == .erase ? run.color.alpha : fillAlpha
+                context.setSource(Color(red: 0, green: 0, blue: 0, alpha: alpha))
+                context.setErasing(run.blend == .erase)
                 for fill in scene.ink.fills(of: run) {
                     context.append(scene.ink.path.elements[fill])
                     context.fillNonZero()
                 }
             }
+            context.setErasing(false)
         } else {
             context.setSource(.black)
             context.append(scene.ink.path)

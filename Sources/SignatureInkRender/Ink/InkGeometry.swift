@@ -48,8 +48,18 @@ struct InkGeometry {
     /// Whether the ink is one colour painted over the background: it can then be written as coverage.
     var isSinglePaint: Bool { paints.count <= 1 && paints.allSatisfy { $0.blend == .normal } }
 
+    /// Whether every run that paints uses one colour, erasers aside: the ink is then one colour whose coverage the
+    /// erasers only take away from, so it can be drawn as coverage.
+    var isOneInkColour: Bool {
+        let painted = paints.filter { $0.blend == .normal }
+        return painted.allSatisfy { $0.color == painted.first?.color }
+    }
+
+    /// Whether some run erases.
+    var erases: Bool { paints.contains { $0.blend == .erase } }
+
     /// The colour of single-paint ink (``isSinglePaint``), else of its first run.
-    func inkColor(default color: Color) -> Color { paints.first?.color ?? color }
+    func inkColor(default color: Color) -> Color { paints.first { $0.blend == .normal }?.color ?? paints.first?.color ?? color }
 
     /// The ink of `signature` placed by `layout`.
     ///

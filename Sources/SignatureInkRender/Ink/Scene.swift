@@ -42,7 +42,7 @@ struct Scene {
     /// Whether only the ink is drawn, in one colour painted over: the output is then a coverage image.
     var isInkOnly: Bool {
         let d = options.decorations
-        return !d.signatureLine && !d.xMark && (d.watermark ?? "").isEmpty && timestamp == nil && ink.isSinglePaint
+        return !d.signatureLine && !d.xMark && (d.watermark ?? "").isEmpty && timestamp == nil && ink.isOneInkColour
     }
 
     /// The colour of the ink when it is one colour (``InkGeometry/isSinglePaint``).
