@@ -97,7 +97,7 @@ struct FormTarget {
             self.rect = rect
             field = FilledField(field: node.field, widgets: node.widgets.map(\.object))
         case let .rect(number, r):
-            guard (1...Swift.max(pages.count, 1)).contains(number), number <= pages.count else {
+            guard number >= 1, number <= pages.count else {
                 throw .noSuchPage(number, pageCount: pages.count)
             }
             page = pages[number - 1]

@@ -30,6 +30,8 @@ public enum SignatureInkServer {
         let assets = try Assets.load()
         let document = try consentDocument ?? ConsentDocument(json: assets["study-consent.json"]?.bytes ?? [])
         let router = Router(context: BasicRequestContext.self)
+        // Each request as a structured log entry (method, path, status) at debug level: `LOG_LEVEL=debug` shows them.
+        router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: SecurityHeaders())
         func page(_ name: String) -> @Sendable (Request, BasicRequestContext) async throws -> Response {
             { _, _ in
