@@ -76,7 +76,7 @@ load: deps
 
 # Builds the DocC documentation of every library, articles included, into .build/plugins/Swift-DocC/outputs/;
 # a broken symbol link or any other DocC warning fails it.
-DOC_TARGETS := SignatureInk SignatureInkFormats SignatureInkRender SignatureInkConsent SignatureInkForms
+DOC_TARGETS := SignatureInk SignatureInkFormats SignatureInkRender SignatureInkConsent SignatureInkForms SignatureInkServer
 docs: deps
 	$(SWIFT) package generate-documentation $(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors
 
