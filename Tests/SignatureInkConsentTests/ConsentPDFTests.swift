@@ -136,7 +136,7 @@ import Testing
             object["sections"] = [["identifier": "a", "kind": "custom", "title": "מבוא",
                                    "content": "ההשתתפות במחקר היא מרצון.\n\n- אפשר לעזוב בכל עת\n- הנתונים נשמרים בסוד"]]
             object["signaturePageTitle"] = "חתימות"
-        })
+        }).signing(ConsentSignature(slot: "participant", name: "דוד", signature: try ConsentFixtures.ink(), date: ConsentFixtures.date))
         let pdf = try document.pdf()
         #expect(try PDFCheck.qpdfProblems(pdf) == nil)
         let text = Self.flat(try PDFCheck.text(pdf))
@@ -150,9 +150,14 @@ import Testing
         let body = words.filter { $0.minY > PageSetup.a4.margin - 1 && $0.maxY < PageSetup.a4.height - PageSetup.a4.margin }
         let lines = Dictionary(grouping: body) { Int($0.minY.rounded()) }
         #expect(lines.count >= 6)
-        for (y, line) in lines {
+        for (y, line) in lines where !line.contains(where: { $0.text.contains("2026") }) {
             #expect((line.map(\.maxX).max() ?? 0) > right - 2, "the line at \(y) pt ends short of the right margin")
         }
+        // Under the signature line the name is at the right end and the date at the left.
+        let date = try #require(words.first { $0.text == "2026-11-25" })
+        let name = words.filter { $0.text.contains("ד") && abs($0.minY - date.minY) < 2 }
+        #expect(!name.isEmpty && name.allSatisfy { $0.minX > date.maxX })
+        #expect((name.map(\.maxX).max() ?? 0) > right - 2)
     }
 
     @Test func fortySectionsBreakAcrossPagesWithNoLostOrRepeatedLine() throws {

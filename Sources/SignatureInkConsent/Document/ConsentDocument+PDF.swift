@@ -52,8 +52,9 @@ extension ConsentDocument {
             let date = applied.flatMap { format.string(millisecondsSince1970: $0.date.millisecondsSince1970,
                                                            utcOffsetMinutes: $0.date.utcOffsetMinutes) }
             blocks.append(.heading(slot.title, level: 3, bookmark: false))
-            let block = SignatureBlock(signature: applied?.signature ?? Signature(), signerName: applied?.name ?? "",
+            var block = SignatureBlock(signature: applied?.signature ?? Signature(), signerName: applied?.name ?? "",
                                        date: date ?? "")
+            block.direction = direction
             blocks.append(.signature(block, height: Self.signatureBlockHeight))
         }
         let latest = appliedSignatures.max { $0.date.millisecondsSince1970 < $1.date.millisecondsSince1970 }

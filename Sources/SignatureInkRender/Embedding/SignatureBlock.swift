@@ -20,6 +20,9 @@ public struct SignatureBlock: Sendable {
     public var lineColor: Color
     /// Colour of the name and date; default `#212121`.
     public var textColor: Color
+    /// With ``TextDirection/rightToLeft`` the name is written at the right end of the line and the date at the
+    /// left, as a right-to-left form reads; otherwise the name is on the left. Default ``TextDirection/auto``.
+    public var direction: TextDirection = .auto
 
     /// The pattern of the default date: the calendar date of the capture, `yyyy-MM-dd`.
     public static let defaultDateFormat = try! TimestampFormat(pattern: "yyyy-MM-dd")
@@ -83,11 +86,14 @@ public struct SignatureBlock: Sendable {
         context.setSource(textColor)
         let baseline = lineY + size * 1.35
         do {
+            let rightToLeft = direction == .rightToLeft
             if !signerName.isEmpty {
-                try TextLine(text: signerName, font: TextFont(size: size)).draw(anchor: .start, at: Point(0, baseline), on: context)
+                try TextLine(text: signerName, font: TextFont(size: size))
+                    .draw(anchor: rightToLeft ? .end : .start, at: Point(rightToLeft ? rect.width : 0, baseline), on: context)
             }
             if let date, !date.isEmpty {
-                try TextLine(text: date, font: TextFont(size: size)).draw(anchor: .end, at: Point(rect.width, baseline), on: context)
+                try TextLine(text: date, font: TextFont(size: size))
+                    .draw(anchor: rightToLeft ? .start : .end, at: Point(rightToLeft ? 0 : rect.width, baseline), on: context)
             }
         } catch {
             context.restore()
