@@ -37,11 +37,13 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The command-line tool as users should run it: optimised, with the Swift runtime and Foundation linked in
-# statically (Cairo, Pango and libpng stay system libraries), so that a new process starts about 3 ms sooner, and
-# linked as a position-dependent executable, which leaves the loader 85,000 fewer relocations to apply at start
-# (8 % faster for one file; see BENCHMARKS.md).
-RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie
+# The command-line tool as users should run it, built to start fast (see BENCHMARKS.md): optimised; the Swift
+# runtime, FoundationEssentials and the C++ runtime linked in statically (Cairo and libpng stay system libraries);
+# a position-dependent executable, which leaves the loader 85,000 fewer relocations to apply at start; no exported
+# symbols; and linked by Scripts/link-release with --as-needed, so that Pango and qpdf, which the engine opens only
+# when text is drawn or a form is signed, are not loaded by every process.
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie \
+	-Xswiftc -ld-path=$(CURDIR)/Scripts/link-release -Xlinker --no-export-dynamic
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product signature-ink
 	@echo "signature-ink is $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/signature-ink"

@@ -37,7 +37,10 @@ let package = Package(
         // Decoders and encoders of stroke files, and the saved record's digest (SHA-256 from swift-crypto).
         .target(
             name: "SignatureInkFormats",
-            dependencies: ["SignatureInk", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "SignatureInk", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
             swiftSettings: strict),
         // C libraries, found through pkg-config.
         .systemLibrary(

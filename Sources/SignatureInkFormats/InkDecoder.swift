@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-public import Foundation
+public import FoundationEssentials
 public import SignatureInk
 
 /// What ``InkDecoder`` read: the signature, the format it was in, and what had to be assumed or repaired.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-public import Foundation
+public import FoundationEssentials
 
 /// A stroke file format this package reads, and for some, writes.
 ///
@@ -102,9 +102,18 @@ public enum InkFormat: String, CaseIterable, Sendable, Hashable {
     private static func looksLikeSVC2004(_ bytes: ArraySlice<UInt8>) -> Bool {
         let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
         let lines = text.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
-        guard lines.count >= 2 else { return lines.count == 1 && Int(lines[0].trimmingCharacters(in: .whitespaces)) == 0 }
-        guard Int(lines[0].trimmingCharacters(in: .whitespaces)) != nil else { return false }
+        guard lines.count >= 2 else { return lines.count == 1 && Int(trimmed(lines[0])) == 0 }
+        guard Int(trimmed(lines[0])) != nil else { return false }
         let fields = lines[1].split { $0 == " " || $0 == "\t" }
         return (fields.count == 4 || fields.count == 7) && fields.allSatisfy { Double($0) != nil }
+    }
+
+    /// `line` without the spaces and tabs at either end.
+    private static func trimmed(_ line: Substring) -> Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = line.firstIndex(where: { !blank($0) }), let last = line.lastIndex(where: { !blank($0) }) else {
+            return ""
+        }
+        return line[first...last]
     }
 }

@@ -20,9 +20,9 @@ struct FilledField {
         try file.set(appearance, "/N", xobject)
         try file.set(widget, "/AP", appearance)
         let flags = Int(file.number(file.get(widget, "/F")) ?? 0) | Self.widgetFlags
-        try file.set(widget, "/F", qpdf_oh_new_integer(file.pdf, Int64(flags)))
+        try file.set(widget, "/F", qpdf.qpdf_oh_new_integer(file.pdf, Int64(flags)))
         let fieldFlags = Int(file.number(file.get(field, "/Ff")) ?? 0) | Self.readOnly
-        try file.set(field, "/Ff", qpdf_oh_new_integer(file.pdf, Int64(fieldFlags)))
+        try file.set(field, "/Ff", qpdf.qpdf_oh_new_integer(file.pdf, Int64(fieldFlags)))
     }
 
     /// The existing objects ``fill(with:in:)`` changes: the widget, and the field when it is another object.
@@ -36,8 +36,8 @@ struct FilledField {
             guard let annotations = file.get(page, "/Annots") else { continue }
             let kept = file.items(annotations).filter { item in file.identity(item).map { !ids.contains($0.number) } ?? true }
             guard kept.count != file.items(annotations).count else { continue }
-            let array = qpdf_oh_new_array(file.pdf)
-            for item in kept { qpdf_oh_append_item(file.pdf, array, item) }
+            let array = qpdf.qpdf_oh_new_array(file.pdf)
+            for item in kept { qpdf.qpdf_oh_append_item(file.pdf, array, item) }
             try file.set(page, "/Annots", array)
         }
         guard let id = file.identity(field)?.number else { return }
@@ -50,8 +50,8 @@ struct FilledField {
             return
         }
         guard let list = file.get(container.object, container.key) else { return }
-        let array = qpdf_oh_new_array(file.pdf)
-        for item in file.items(list) where file.identity(item)?.number != id { qpdf_oh_append_item(file.pdf, array, item) }
+        let array = qpdf.qpdf_oh_new_array(file.pdf)
+        for item in file.items(list) where file.identity(item)?.number != id { qpdf.qpdf_oh_append_item(file.pdf, array, item) }
         try file.set(container.object, container.key, array)
     }
 }
@@ -81,16 +81,16 @@ enum PageContent {
         let numbers = [m.a, m.b, m.c, m.d, m.e, m.f].map(format).joined(separator: " ")
         let before = try file.newStream(Array("q\n".utf8), dictionary: [])
         let after = try file.newStream(Array("\nQ\nq \(numbers) cm \(name) Do Q\n".utf8), dictionary: [])
-        let contents = qpdf_oh_new_array(file.pdf)
-        qpdf_oh_append_item(file.pdf, contents, before)
+        let contents = qpdf.qpdf_oh_new_array(file.pdf)
+        qpdf.qpdf_oh_append_item(file.pdf, contents, before)
         if let existing = file.get(page, "/Contents") {
             if file.isArray(existing) {
-                for item in file.items(existing) { qpdf_oh_append_item(file.pdf, contents, item) }
+                for item in file.items(existing) { qpdf.qpdf_oh_append_item(file.pdf, contents, item) }
             } else {
-                qpdf_oh_append_item(file.pdf, contents, existing)
+                qpdf.qpdf_oh_append_item(file.pdf, contents, existing)
             }
         }
-        qpdf_oh_append_item(file.pdf, contents, after)
+        qpdf.qpdf_oh_append_item(file.pdf, contents, after)
         try file.set(page, "/Contents", contents)
     }
 

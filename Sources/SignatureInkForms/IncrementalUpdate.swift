@@ -28,8 +28,8 @@ enum IncrementalUpdate {
             out += Array("\(id.number) \(id.generation) obj\n".utf8)
             if file.isStream(object) {
                 let data = try file.streamData(object, decoded: false)
-                let dictionary = qpdf_oh_get_dict(file.pdf, object)
-                try file.set(dictionary, "/Length", qpdf_oh_new_integer(file.pdf, Int64(data.count)))
+                let dictionary = qpdf.qpdf_oh_get_dict(file.pdf, object)
+                try file.set(dictionary, "/Length", qpdf.qpdf_oh_new_integer(file.pdf, Int64(data.count)))
                 out += file.unparseResolved(dictionary) + Array("\nstream\n".utf8) + data + Array("\nendstream".utf8)
             } else {
                 out += file.unparseResolved(object)

@@ -44,19 +44,19 @@ struct InkAppearance {
         guard let first = try source.pages().first else { throw .rendering("the appearance has no page") }
         var buffer: UnsafeMutablePointer<UInt8>?
         var length = 0
-        guard qpdf_oh_get_page_content_data(source.pdf, first, &buffer, &length) & QPDF_ERRORS == 0, let buffer else {
+        guard qpdf.qpdf_oh_get_page_content_data(source.pdf, first, &buffer, &length) & QPDF_ERRORS == 0, let buffer else {
             throw .qpdf(source.lastError() ?? "cannot read the appearance's content")
         }
         let content = Array(UnsafeBufferPointer(start: buffer, count: length))
         free(buffer)
         guard var foreign = source.inherited(first, "/Resources") else { throw .rendering("the appearance has no resources") }
-        if source.identity(foreign) == nil { foreign = qpdf_make_indirect_object(source.pdf, foreign) }
-        let resources = qpdf_oh_copy_foreign_object(target.pdf, source.pdf, foreign)
+        if source.identity(foreign) == nil { foreign = qpdf.qpdf_make_indirect_object(source.pdf, foreign) }
+        let resources = qpdf.qpdf_oh_copy_foreign_object(target.pdf, source.pdf, foreign)
         try target.check("copying the signature's resources")
         var group: qpdf_oh?
         if var foreignGroup = source.get(first, "/Group") {
-            if source.identity(foreignGroup) == nil { foreignGroup = qpdf_make_indirect_object(source.pdf, foreignGroup) }
-            group = qpdf_oh_copy_foreign_object(target.pdf, source.pdf, foreignGroup)
+            if source.identity(foreignGroup) == nil { foreignGroup = qpdf.qpdf_make_indirect_object(source.pdf, foreignGroup) }
+            group = qpdf.qpdf_oh_copy_foreign_object(target.pdf, source.pdf, foreignGroup)
             try target.check("copying the signature's transparency group")
         }
         return InkAppearance(source: source, target: target, content: content, resources: resources, group: group, size: size)
@@ -99,7 +99,7 @@ struct InkAppearance {
                 found.append(object)
             }
             if target.isStream(object) {
-                visit(qpdf_oh_get_dict(target.pdf, object), depth: depth + 1)
+                visit(qpdf.qpdf_oh_get_dict(target.pdf, object), depth: depth + 1)
             } else if target.isDictionary(object) {
                 for key in target.keys(object) { if let value = target.get(object, key) { visit(value, depth: depth + 1) } }
             } else if target.isArray(object) {

@@ -32,10 +32,6 @@ public struct TimestampFormat: Sendable, Hashable, CustomStringConvertible {
         func fail(_ message: String) -> RenderError { .invalidOption(option: "timestamp pattern", message: message) }
         guard pattern.count <= 100 else { throw fail("longer than 100 characters") }
         guard !pattern.isEmpty else { throw fail("empty") }
-        let allowed: [Character: Set<Int>] = [
-            "y": [2, 4], "M": [1, 2, 3], "d": [1, 2], "E": [3], "H": [1, 2], "h": [1, 2], "a": [1],
-            "m": [1, 2], "s": [1, 2], "S": [1, 2, 3], "X": [1, 3],
-        ]
         var tokens: [Token] = []
         var literal = ""
         let chars = Array(pattern)
@@ -65,9 +61,9 @@ public struct TimestampFormat: Sendable, Hashable, CustomStringConvertible {
                 throw fail("'\(String(repeating: "Y", count: n))' is the week-based year, wrong around New Year; use 'yyyy'")
             }
             if c == "D" { throw fail("'\(String(repeating: "D", count: n))' is the day of the year; use 'dd'") }
-            guard let widths = allowed[c] else { throw fail("unsupported pattern letter '\(c)'; quote literal text as 'text'") }
+            guard let widths = Self.widths(of: c) else { throw fail("unsupported pattern letter '\(c)'; quote literal text as 'text'") }
             guard widths.contains(n) else {
-                throw fail("'\(String(repeating: c, count: n))' is not supported; use \(widths.sorted().map { String(repeating: c, count: $0) }.joined(separator: " or "))")
+                throw fail("'\(String(repeating: c, count: n))' is not supported; use \(widths.map { String(repeating: c, count: $0) }.joined(separator: " or "))")
             }
             if !literal.isEmpty { tokens.append(.literal(literal)); literal = "" }
             tokens.append(.field(c, n))
@@ -76,6 +72,21 @@ public struct TimestampFormat: Sendable, Hashable, CustomStringConvertible {
         if !literal.isEmpty { tokens.append(.literal(literal)) }
         self.pattern = pattern
         self.tokens = tokens
+    }
+
+    /// The field widths `letter` takes, in increasing order, or `nil` for a letter that is not supported. (A switch
+    /// rather than a dictionary literal: the first render of a new process parses the ISO 8601 pattern, and a
+    /// `[Character: Set<Int>]` made the runtime build two generic types for it.)
+    private static func widths(of letter: Character) -> [Int]? {
+        switch letter {
+        case "y": [2, 4]
+        case "M", "S": [1, 2, 3]
+        case "d", "H", "h", "m", "s": [1, 2]
+        case "E": [3]
+        case "a": [1]
+        case "X": [1, 3]
+        default: nil
+        }
     }
 
     /// The pattern.

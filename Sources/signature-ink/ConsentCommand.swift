@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 public import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import SignatureInk
 public import SignatureInkConsent
 import SignatureInkFormats

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import SignatureInk
 import SignatureInkFormats
 
@@ -41,7 +44,7 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let format = to
-        try BatchJob.run(inputs: inputs, input: input, output: output, batch: batch,
+        try BatchJob.run(inputs: inputs, loader: input.loader, output: output.target, batch: batch.settings,
                          fileExtension: Self.fileExtension(of: format)) { signature, path in
             // What the target cannot hold of the pens is said, never dropped silently.
             for loss in format.penLosses(of: signature) { Diagnostics.error("note: \(path): \(loss)") }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import SignatureInk
 import SignatureInkFormats
 
@@ -27,7 +30,7 @@ struct InfoCommand: ParsableCommand {
     }
 
     static func summary(of s: Signature, name: String, format: InkFormat) -> String {
-        func f(_ v: Double) -> String { String(format: "%.1f", v) }
+        func f(_ v: Double) -> String { formatted("%.1f", v) }
         var lines = ["file: \(name)", "format: \(format.displayName)", "strokes: \(s.strokeCount)", "samples: \(s.samples.count)",
                      "duration: \(f(s.duration)) ms"]
         if let b = s.bounds {
@@ -59,7 +62,7 @@ struct InfoCommand: ParsableCommand {
         for (i, pen) in s.pens.enumerated() {
             if let k = distinct.firstIndex(of: pen) { strokes[k].append(i + 1) } else { distinct.append(pen); strokes.append([i + 1]) }
         }
-        func n(_ v: Double) -> String { String(format: "%g", v) }
+        func n(_ v: Double) -> String { formatted("%g", v) }
         return distinct.enumerated().map { k, pen in
             var parts = [pen.blend == .erase ? "eraser" : pen.color.description]
             if case .signaturePad = pen.widthModel, let lo = pen.minWidth, let hi = pen.maxWidth {

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import SignatureInk
 import SignatureInkFormats
 
@@ -45,7 +48,7 @@ struct InputLoader: Sendable {
                 }
                 data.count = Swift.min(count * 2 + 4096, limits.maxBytes + 1)
             }
-            let n = data.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + count, $0.count - count) }
+            let n = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
             if n > 0 {
                 count += n
             } else if n == 0 {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where outputs go: one file, or a directory with one file per input named after the input's stem.
 struct OutputOptions: ParsableArguments {
@@ -8,6 +11,18 @@ struct OutputOptions: ParsableArguments {
     var output: String?
 
     @Option(name: .customLong("out-dir"), help: "Output directory; each output is named after its input's stem.")
+    var outDir: String?
+
+    /// Where the outputs go, as plain values.
+    var target: OutputTarget { OutputTarget(output: output, outDir: outDir) }
+
+    /// Checks that the outputs fit the inputs: several inputs, or a directory, need `--out-dir`.
+    func validate(inputs: [String]) throws { try target.validate(inputs: inputs) }
+}
+
+/// Where the outputs go: one file (`-o`), or a folder (`--out-dir`) where each is named after its input.
+struct OutputTarget: Sendable {
+    var output: String?
     var outDir: String?
 
     /// Checks that the outputs fit the inputs: several inputs, or a directory, need `--out-dir`.
@@ -27,9 +42,8 @@ struct OutputOptions: ParsableArguments {
         var paths = CanonicalPaths()
         let inputPaths = Set(inputs.map { paths.canonical($0.path) })
         var firstUse: [String: String] = [:]
-        // The folder's absolute path once; each output's path is a string joined to it (a URL per output asked
-        // the file system whether it was a folder).
-        let folder = URL(fileURLWithPath: outDir ?? ".", isDirectory: true).path
+        // The folder's absolute path once; each output's path is a string joined to it.
+        let folder = OutputWriter.standardized(outDir ?? ".")
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         return inputs.map { input in
             let path: String

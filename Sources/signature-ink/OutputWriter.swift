@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Writes output files so that a failure never leaves a truncated file behind.
@@ -48,11 +51,7 @@ enum OutputWriter {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        do {
-            try makeDirectory(directory)
-        } catch {
-            throw InputFailure(path: path, reason: "cannot write: \(error.localizedDescription)")
-        }
+        if let problem = makeDirectory(directory) { throw InputFailure(path: path, reason: "cannot write: \(problem)") }
         var temporary = ""
         var fd: Int32 = -1
         var checkedDirectory = false
@@ -65,7 +64,7 @@ enum OutputWriter {
             guard errno == ENOENT, !checkedDirectory else { throw failure(path) }
             checkedDirectory = true
             _ = madeDirectories.withLock { $0.remove(directory) }
-            do { try makeDirectory(directory) } catch { throw failure(path) }
+            if let problem = makeDirectory(directory) { throw failure(path, reason: problem) }
         }
         let written = FileDescriptorIO.write(fd, bytes)
         let reason = written ? nil : String(cString: strerror(errno))
@@ -78,10 +77,20 @@ enum OutputWriter {
     }
 
     /// Creates `directory` and its parents unless this process already did (or found it).
-    private static func makeDirectory(_ directory: String) throws {
-        if directory.isEmpty || madeDirectories.withLock({ $0.contains(directory) }) { return }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    /// Creates `directory` and the folders above it that are missing, as `mkdir -p` does; returns `nil`, or why a
+    /// folder could not be made.
+    private static func makeDirectory(_ directory: String) -> String? {
+        if directory.isEmpty || madeDirectories.withLock({ $0.contains(directory) }) { return nil }
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for part in directory.split(separator: "/") {
+            prefix += part
+            if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
+                return "cannot create the folder \(prefix): \(String(cString: strerror(errno)))"
+            }
+            prefix += "/"
+        }
         _ = madeDirectories.withLock { $0.insert(directory) }
+        return nil
     }
 
     static func failure(_ path: String, reason: String? = nil) -> InputFailure {
@@ -89,9 +98,37 @@ enum OutputWriter {
     }
 
     /// The canonical absolute form of a path, used to spot an output that would overwrite an input.
+    ///
+    /// The path is made absolute, `.` and `..` are taken away as written, and the longest part of it that exists
+    /// is resolved by `realpath(3)` (symbolic links followed); the rest, which does not exist yet, is kept as is.
     static func canonical(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        let parts = standardized(path).split(separator: "/")
+        for existing in stride(from: parts.count, through: 1, by: -1) {
+            guard let resolved = realpath("/" + parts[..<existing].joined(separator: "/"), nil) else { continue }
+            defer { free(resolved) }
+            let head = String(cString: resolved)
+            let tail = parts[existing...].joined(separator: "/")
+            return tail.isEmpty ? head : (head == "/" ? "" : head) + "/" + tail
+        }
+        return "/" + parts.joined(separator: "/")
     }
+
+    /// `path` made absolute, with `.` and `..` taken away as written (no file system access).
+    static func standardized(_ path: String) -> String {
+        var parts: [Substring] = []
+        let absolute = path.hasPrefix("/") ? path : currentDirectory + "/" + path
+        for part in absolute.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// The working directory, read once.
+    static let currentDirectory: String = {
+        guard let cwd = getcwd(nil, 0) else { return "." }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }()
 }
 
 /// Canonical paths (see ``OutputWriter/canonical(_:)``) of many files in few folders: each folder is resolved
@@ -100,7 +137,7 @@ struct CanonicalPaths {
     private var folders: [String: String] = [:]
 
     mutating func canonical(_ path: String) -> String {
-        let standard = URL(fileURLWithPath: path, isDirectory: false).standardizedFileURL.path
+        let standard = OutputWriter.standardized(path)
         guard let slash = standard.lastIndex(of: "/"), slash != standard.startIndex else {
             return OutputWriter.canonical(path)
         }

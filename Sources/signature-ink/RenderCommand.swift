@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import SignatureInk
 import SignatureInkRender
 
@@ -53,9 +56,30 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let flags = self.flags.resolved(output: output.output)
+        let job = RenderJob(inputs: inputs, loader: input.loader, output: output.target, settings: flags.settings,
+                            batch: batch.settings, limits: limits.applied(to: .default), frames: frames,
+                            ndjson: ndjson)
+        try job.run()
+    }
+}
+
+/// One `render` run, as plain values: what ``RenderCommand`` parsed, or what ``QuickRender`` read from a command
+/// line that gives one input, `-o` and nothing else.
+struct RenderJob: Sendable {
+    var inputs: [String]
+    var loader: InputLoader
+    var output: OutputTarget
+    var settings: RenderSettings
+    var batch: BatchSettings
+    /// The bounds on the output image (`--max-pixels`, `--max-side`).
+    var limits: RenderLimits
+    var frames: Int?
+    var ndjson: Bool
+
+    func run() throws {
+        let flags = settings.resolved(output: output.output)
         var configured = try flags.renderer()
-        configured.limits = limits.applied(to: configured.limits)
+        configured.limits = limits
         let renderer = configured
         for (decoration, characters) in try renderer.options.decorations.missingCharacters() {
             FileDescriptorIO.standardError("warning: the \(decoration) has characters no installed font can draw, shown as boxes: "
@@ -63,12 +87,12 @@ struct RenderCommand: ParsableCommand {
         }
         let frames = self.frames
         if ndjson {
-            let stream = NDJSONStream(loader: input.loader, jobs: batch.workerCount, outDir: output.outDir,
+            let stream = NDJSONStream(loader: loader, jobs: batch.workerCount, outDir: output.outDir,
                                       fileExtension: flags.fileExtension) { try flags.render($0, with: renderer) }
             if stream.run() > 0 { throw ExitCode.failure }
             return
         }
-        try BatchJob.run(inputs: inputs, input: input, output: output, batch: batch,
+        try BatchJob.run(inputs: inputs, loader: loader, output: output, batch: batch,
                          fileExtension: flags.fileExtension) { signature, path in
             guard let frames else { return try flags.render(signature, with: renderer) }
             try Self.writeFrames(of: signature, count: frames, basePath: path, flags: flags, renderer: renderer)
@@ -77,7 +101,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// Writes `count` frames: frame k shows the ink drawn by k/count of the signature's duration.
-    static func writeFrames(of signature: Signature, count: Int, basePath: String, flags: RenderFlags,
+    static func writeFrames(of signature: Signature, count: Int, basePath: String, flags: RenderSettings,
                             renderer: SignatureRenderer) throws {
         let base = URL(fileURLWithPath: basePath).deletingPathExtension().path
         let digits = max(3, String(count).count)
@@ -93,7 +117,7 @@ struct RenderCommand: ParsableCommand {
 
 extension FileManager {
     func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import SignatureInk
 import SignatureInkFormats
 import SignatureInkForms
@@ -76,7 +79,7 @@ struct SignCommand: ParsableCommand {
     }
 
     private var parsedRect: Rect? {
-        let numbers = (rect ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let numbers = (rect ?? "").split(separator: ",").map { Double($0.filter { $0 != " " && $0 != "\t" }) }
         guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let w = numbers[2], let h = numbers[3] else { return nil }
         return Rect(x: x, y: y, width: w, height: h)
     }
@@ -95,7 +98,7 @@ struct SignCommand: ParsableCommand {
         limits.maxBytes = Self.maxFormBytes
         let bytes = Array(try InputLoader(limits: limits).readBounded(form))
         let pdf: PDFForm
-        do { pdf = try PDFForm(bytes: bytes, name: form) } catch { throw InputFailure(path: form, reason: "\(error)".replacingOccurrences(of: "\(form): ", with: "")) }
+        do { pdf = try PDFForm(bytes: bytes, name: form) } catch { throw InputFailure(path: form, reason: "\(error)".removingPrefix("\(form): ")) }
         if listFields {
             print(Self.listing(pdf))
             return
@@ -120,7 +123,7 @@ struct SignCommand: ParsableCommand {
 
     /// One line per signature field: name, page, rectangle and whether it is empty; then the count of empty ones.
     static func listing(_ form: PDFForm) -> String {
-        func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.2f", v) }
+        func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : formatted("%.2f", v) }
         var lines = form.signatureFields.map { field in
             let page = field.page.map { "page \($0)" } ?? "no page"
             let rect = field.rect.map { "\(f($0.minX)),\(f($0.minY)),\(f($0.width)),\(f($0.height))" } ?? "no rectangle"
@@ -131,4 +134,9 @@ struct SignCommand: ParsableCommand {
         lines.append("\(form.signatureFields.count) signature field\(form.signatureFields.count == 1 ? "" : "s"), \(empty) empty")
         return lines.joined(separator: "\n")
     }
+}
+
+private extension String {
+    /// The string without `prefix` when it starts with it.
+    func removingPrefix(_ prefix: String) -> String { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self }
 }

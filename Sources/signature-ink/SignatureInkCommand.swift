@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import SignatureInkRender
 
 @main
@@ -18,6 +21,10 @@ struct SignatureInkCommand: ParsableCommand {
     /// Runs the command with the documented exit codes: 0 done, 1 some inputs failed, 2 usage error.
     static func main() {
         do {
+            if let job = QuickRender.job(for: Array(CommandLine.arguments.dropFirst())) {
+                try job.run()
+                return
+            }
             var command = try parseAsRoot()
             try command.run()
         } catch {
@@ -25,10 +32,10 @@ struct SignatureInkCommand: ParsableCommand {
             let message = fullMessage(for: error)
             if code == .success {
                 if !message.isEmpty { print(message) }
-                Foundation.exit(0)
+                Glibc.exit(0)
             }
             if !message.isEmpty { Diagnostics.error(message) }
-            Foundation.exit(code == .validationFailure ? 2 : 1)
+            Glibc.exit(code == .validationFailure ? 2 : 1)
         }
     }
 }

@@ -38,7 +38,7 @@ import Testing
         let r = try CLIRunner.run(["render", a, b, c, "--out-dir", dir.path("out")])
         #expect(r.status == 1)
         let lines = r.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.contains("\(b): line 3, column 48: invalid JSON: Invalid value"), "\(r.stderr)")
+        #expect(lines.contains("\(b): line 3, column 48: invalid JSON: unexpected character '@'"), "\(r.stderr)")
         #expect(lines.contains("\(c): no such file"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("out")) == ["a.png"])
     }

@@ -130,6 +130,22 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("{\"format\":", "line 1, column 11: invalid JSON: unexpected end of file"),
+        ("{\"format\": @}", "line 1, column 12: invalid JSON: unexpected character '@'"),
+        ("{\"format\":\n \"a\u{01}\"}", "line 2, column 4: invalid JSON: unescaped control character U+0001"),
+        ("{\"version\": 01}", "line 1, column 14: invalid JSON: malformed number"),
+        (String(repeating: "[", count: 600), "line 1, column 513: invalid JSON: nested more than 512 levels deep"),
+    ])
+    func syntaxErrorsSayWhatStandsThere(text: String, expected: String) {
+        do {
+            _ = try decode(text)
+            Issue.record("decoded \(text)")
+        } catch {
+            #expect(error.description == expected)
+        }
+    }
+
     @Test func aFieldErrorWaitsForTheSyntaxCheck() {
         // The bad format comes first, but a document that is not JSON is reported as such.
         #expect(throws: FormatError.self) { try decode(#"{"format":"other","version":1,"channels":["x","y","t"],"strokes":[[[1,2,3]]]"#) }

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
 
 /// Runs a ``JSONReader`` over a file's bytes, turning every failure into a ``FormatError`` with a line
 /// and column (syntax) or a field path (shape).
 enum JSONInput {
     /// Runs `body` over the bytes of `data` with a ``JSONReader``, turning a stop into a ``FormatError``.
     ///
-    /// A syntax error is located and worded as ``syntaxError(in:)`` does it, so messages stay those of
-    /// Foundation's parser. A field error is thrown only once the whole text is known to be well formed: a
+    /// A syntax error is reported at its line and column with what stands there. A field error is thrown only once the whole text is known to be well formed: a
     /// document that is both malformed and wrong is reported as malformed, wherever the two are.
     /// UTF-16 and UTF-32 text (which Foundation's decoder reads too) is transcoded to UTF-8 first.
     static func read<T>(_ data: Data, limits: DecodingLimits,
@@ -49,25 +48,47 @@ enum JSONInput {
         }
     }
 
-    /// The error for a syntax error the reader found at byte `offset`: Foundation's wording and position
-    /// when its parser agrees the text is malformed, otherwise a plain message at the offset. When
-    /// Foundation's parser only notices at the end of the file (a lone surrogate escape reads on to the end
-    /// looking for its pair), the reader's earlier offset is the one given.
+    /// The error for a syntax error the reader found at byte `offset`: its line and column, and what stands there.
     static func syntaxError(in data: Data, at offset: Int) -> FormatError {
-        let error = syntaxError(in: data)
-        if case let .syntax(line, column, message) = error, line > 0 {
-            let end = lineAndColumn(of: data.count, in: data)
-            guard line == end.0, column == end.1, offset < data.count, message.contains("string parse") else {
-                return error
-            }
-            let (line, column) = lineAndColumn(of: offset, in: data)
-            return .syntax(line: line, column: column, message: message)
-        }
         let (line, column) = lineAndColumn(of: offset, in: data)
-        if case let .syntax(_, _, message) = error, message != "invalid JSON" {
-            return .syntax(line: line, column: column, message: message)
+        return .syntax(line: line, column: column, message: "invalid JSON: " + problem(in: data, at: offset))
+    }
+
+    /// What the reader met at byte `offset`, in words: the end of the text, a control character, a byte that does
+    /// not begin a UTF-8 character, a number it could not read, nesting past ``JSONReader/maxDepth``, or another
+    /// character where it does not belong.
+    static func problem(in data: Data, at offset: Int) -> String {
+        guard offset < data.count else { return "unexpected end of file" }
+        let byte = data[data.startIndex + offset]
+        switch byte {
+        case 0x00..<0x20:
+            return "unescaped control character U+\(String(byte, radix: 16, uppercase: true).leftPadded(to: 4))"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return "malformed number"
+        case UInt8(ascii: "["), UInt8(ascii: "{") where nestingDepth(of: data, at: offset) > JSONReader.maxDepth:
+            return "nested more than \(JSONReader.maxDepth) levels deep"
+        case 0x80...:
+            return "invalid UTF-8 or unexpected character"
+        default:
+            return "unexpected character '\(Character(Unicode.Scalar(byte)))'"
         }
-        return .syntax(line: line, column: column, message: "invalid JSON: unexpected character")
+    }
+
+    /// How many arrays and objects are open just after byte `offset` (strings skipped).
+    private static func nestingDepth(of data: Data, at offset: Int) -> Int {
+        var depth = 0, inString = false, escaped = false
+        for b in data.prefix(offset + 1) {
+            if inString {
+                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+            } else if b == UInt8(ascii: "\"") {
+                inString = true
+            } else if b == UInt8(ascii: "[") || b == UInt8(ascii: "{") {
+                depth += 1
+            } else if b == UInt8(ascii: "]") || b == UInt8(ascii: "}") {
+                depth -= 1
+            }
+        }
+        return depth
     }
 
     /// `data` as UTF-8 when it is UTF-16 or UTF-32 (told by a byte-order mark or by the zero bytes around
@@ -93,44 +114,6 @@ enum JSONInput {
         return Data(text.utf8)
     }
 
-    /// Locates a JSON syntax error. Foundation's `JSONDecoder` says only that the data is not valid JSON;
-    /// `JSONSerialization` names a byte offset ("around character 11", "starting from character 40"), the
-    /// end of the file, or the number it cannot represent; for a stray control character the first one is
-    /// found here. The offset is turned into a 1-based line and column.
-    static func syntaxError(in data: Data) -> FormatError {
-        let text: String
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return .syntax(line: 0, column: 0, message: "invalid JSON")
-        } catch {
-            text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-        }
-        var offset: Int?
-        var message = text
-        for lead in [" around character ", " starting from character "] {
-            if let r = text.range(of: lead) {
-                offset = Int(text[r.upperBound...].prefix { $0.isNumber })
-                message = String(text[..<r.lowerBound])
-                break
-            }
-        }
-        if offset != nil {
-            // Found above.
-        } else if text.contains("end of file") {
-            offset = data.count
-        } else if text.hasPrefix("Number "), let number = text.split(separator: " ").dropFirst().first,
-                  let r = data.range(of: Data(number.utf8)) {
-            offset = r.lowerBound - data.startIndex
-        } else if text.contains("control character"),
-                  let k = data.firstIndex(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
-            offset = k - data.startIndex
-        }
-        if message.hasSuffix(".") { message.removeLast() }
-        guard let offset else { return .syntax(line: 0, column: 0, message: "invalid JSON: \(message)") }
-        let (line, column) = lineAndColumn(of: offset, in: data)
-        return .syntax(line: line, column: column, message: "invalid JSON: \(message)")
-    }
-
     /// The 1-based line and column (in characters) of byte `offset` in `data`.
     static func lineAndColumn(of offset: Int, in data: Data) -> (Int, Int) {
         var line = 1, column = 1
@@ -139,4 +122,9 @@ enum JSONInput {
         }
         return (line, column)
     }
+}
+
+private extension String {
+    /// The string with zeros before it, to at least `width` characters.
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: Swift.max(0, width - count)) + self }
 }

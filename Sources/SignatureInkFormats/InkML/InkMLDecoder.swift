@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
+import RealModule
 import SignatureInk
 
 /// Reads W3C Ink Markup Language (InkML) documents.
@@ -381,10 +382,10 @@ struct InkMLDecoder {
                 var alt: [Double?] = [], az: [Double?] = []
                 for i in 0..<count {
                     guard let a = ax[i], let b = ay[i] else { alt.append(nil); az.append(nil); continue }
-                    let u = tan(a), v = tan(b)
+                    let u = Double.tan(a), v = Double.tan(b)
                     let r = (u * u + v * v).squareRoot()
-                    alt.append(atan2(1, r))
-                    az.append(r == 0 ? 0 : atan2(v, u))
+                    alt.append(Double.atan2(y: 1, x: r))
+                    az.append(r == 0 ? 0 : Double.atan2(y: v, x: u))
                 }
                 if altitude == nil { altitude = alt }
                 if azimuth == nil { azimuth = az }

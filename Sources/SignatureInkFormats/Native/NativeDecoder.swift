@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-public import Foundation
+public import FoundationEssentials
 public import SignatureInk
 
 /// Reads the native `signature-ink` JSON format, version 1.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
 import SignatureInk
 
 /// Reads the text files of the First International Signature Verification Competition (SVC2004).

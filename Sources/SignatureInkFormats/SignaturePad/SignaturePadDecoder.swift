@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
 import SignatureInk
 
 /// Reads the JSON that signature_pad's `toData()` returns.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
 import SignatureInk
 
 /// Reads a plain JSON list of strokes, the shape write-math and hwrt store symbols in.

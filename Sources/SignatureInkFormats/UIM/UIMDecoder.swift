@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
+import RealModule
 import SignatureInk
 
 /// Reads the raw sensor data of a Wacom Universal Ink Model 3.0 JSON export.
@@ -159,7 +160,7 @@ struct UIMDecoder {
         guard (0...15).contains(precision) else {
             throw .field(path: "channel \(channel.id).precision", message: "\(precision) is outside 0...15")
         }
-        let divisor = pow(10, Double(precision))
+        let divisor = Double.pow(10, precision)
         var scale = 1.0
         if let r = channel.resolution {
             guard r.isFinite, r > 0 else {

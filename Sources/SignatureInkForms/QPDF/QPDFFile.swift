@@ -14,39 +14,40 @@ final class QPDFFile {
 
     /// Opens `bytes` without repairing them: a damaged file is refused rather than guessed at.
     init(bytes: [UInt8], name: String) throws(PDFFormError) {
-        guard let pdf = qpdf_init() else { throw .qpdf("qpdf_init failed") }
+        if case let .failure(error) = QPDFLibrary.loaded { throw error }
+        guard let pdf = qpdf.qpdf_init() else { throw .qpdf("qpdf_init failed") }
         self.pdf = pdf
         self.name = name
         buffer = .allocate(capacity: Swift.max(bytes.count, 1))
         _ = buffer.initialize(from: bytes.lazy.map { CChar(bitPattern: $0) })
-        qpdf_silence_errors(pdf)
-        qpdf_set_suppress_warnings(pdf, QPDF_TRUE)
-        qpdf_set_attempt_recovery(pdf, QPDF_FALSE)
-        let status = qpdf_read_memory(pdf, name, buffer.baseAddress, UInt64(bytes.count), nil)
+        qpdf.qpdf_silence_errors(pdf)
+        qpdf.qpdf_set_suppress_warnings(pdf, QPDF_TRUE)
+        qpdf.qpdf_set_attempt_recovery(pdf, QPDF_FALSE)
+        let status = qpdf.qpdf_read_memory(pdf, name, buffer.baseAddress, UInt64(bytes.count), nil)
         if status & QPDF_ERRORS != 0 {
-            let error = qpdf_has_error(pdf) != 0 ? qpdf_get_error(pdf) : nil
-            if let error, qpdf_get_error_code(pdf, error) == qpdf_e_password { throw .encrypted(file: name) }
+            let error = qpdf.qpdf_has_error(pdf) != 0 ? qpdf.qpdf_get_error(pdf) : nil
+            if let error, qpdf.qpdf_get_error_code(pdf, error) == qpdf_e_password { throw .encrypted(file: name) }
             throw .unreadable(file: name, message: error.map { describe($0) } ?? "qpdf could not read it")
         }
-        if qpdf_is_encrypted(pdf) != 0 { throw .encrypted(file: name) }
+        if qpdf.qpdf_is_encrypted(pdf) != 0 { throw .encrypted(file: name) }
     }
 
     deinit {
         var pdf: qpdf_data? = self.pdf
-        qpdf_cleanup(&pdf)
+        qpdf.qpdf_cleanup(&pdf)
         buffer.deallocate()
     }
 
     /// qpdf's last error as text, or `nil` when there is none; the error is then cleared.
     func lastError() -> String? {
-        guard qpdf_has_error(pdf) != 0, let error = qpdf_get_error(pdf) else { return nil }
+        guard qpdf.qpdf_has_error(pdf) != 0, let error = qpdf.qpdf_get_error(pdf) else { return nil }
         return describe(error)
     }
 
     /// An error's detail, with the byte offset where qpdf found the problem.
     private func describe(_ error: qpdf_error) -> String {
-        let detail = qpdf_get_error_message_detail(pdf, error).map { String(cString: $0) } ?? ""
-        let offset = qpdf_get_error_file_position(pdf, error)
+        let detail = qpdf.qpdf_get_error_message_detail(pdf, error).map { String(cString: $0) } ?? ""
+        let offset = qpdf.qpdf_get_error_file_position(pdf, error)
         return offset > 0 ? "\(detail) (at byte \(offset))" : detail
     }
 
@@ -57,41 +58,41 @@ final class QPDFFile {
 
     // MARK: Objects
 
-    var root: qpdf_oh { qpdf_get_root(pdf) }
-    var trailer: qpdf_oh { qpdf_get_trailer(pdf) }
+    var root: qpdf_oh { qpdf.qpdf_get_root(pdf) }
+    var trailer: qpdf_oh { qpdf.qpdf_get_trailer(pdf) }
 
     /// The value of `key` in a dictionary (or a stream's dictionary), or `nil` when absent or null.
     func get(_ object: qpdf_oh, _ key: String) -> qpdf_oh? {
-        guard qpdf_oh_is_dictionary(pdf, object) != 0 || qpdf_oh_is_stream(pdf, object) != 0,
-              qpdf_oh_has_key(pdf, object, key) != 0 else { return nil }
-        let value = qpdf_oh_get_key(pdf, object, key)
-        return qpdf_oh_is_null(pdf, value) != 0 ? nil : value
+        guard qpdf.qpdf_oh_is_dictionary(pdf, object) != 0 || qpdf.qpdf_oh_is_stream(pdf, object) != 0,
+              qpdf.qpdf_oh_has_key(pdf, object, key) != 0 else { return nil }
+        let value = qpdf.qpdf_oh_get_key(pdf, object, key)
+        return qpdf.qpdf_oh_is_null(pdf, value) != 0 ? nil : value
     }
 
-    func isDictionary(_ object: qpdf_oh) -> Bool { qpdf_oh_is_dictionary(pdf, object) != 0 }
-    func isArray(_ object: qpdf_oh) -> Bool { qpdf_oh_is_array(pdf, object) != 0 }
-    func isStream(_ object: qpdf_oh) -> Bool { qpdf_oh_is_stream(pdf, object) != 0 }
+    func isDictionary(_ object: qpdf_oh) -> Bool { qpdf.qpdf_oh_is_dictionary(pdf, object) != 0 }
+    func isArray(_ object: qpdf_oh) -> Bool { qpdf.qpdf_oh_is_array(pdf, object) != 0 }
+    func isStream(_ object: qpdf_oh) -> Bool { qpdf.qpdf_oh_is_stream(pdf, object) != 0 }
 
     /// A name's text with its slash (`/Sig`), or `nil` for anything else.
     func name(_ object: qpdf_oh?) -> String? {
-        guard let object, qpdf_oh_is_name(pdf, object) != 0 else { return nil }
-        return String(cString: qpdf_oh_get_name(pdf, object))
+        guard let object, qpdf.qpdf_oh_is_name(pdf, object) != 0 else { return nil }
+        return qpdf.qpdf_oh_get_name(pdf, object).map { String(cString: $0) }
     }
 
     /// A text string as UTF-8 (PDFDocEncoding and UTF-16 both decoded), or `nil` for anything else.
     func text(_ object: qpdf_oh?) -> String? {
-        guard let object, qpdf_oh_is_string(pdf, object) != 0 else { return nil }
-        return String(cString: qpdf_oh_get_utf8_value(pdf, object))
+        guard let object, qpdf.qpdf_oh_is_string(pdf, object) != 0 else { return nil }
+        return qpdf.qpdf_oh_get_utf8_value(pdf, object).map { String(cString: $0) }
     }
 
     func number(_ object: qpdf_oh?) -> Double? {
-        guard let object, qpdf_oh_is_number(pdf, object) != 0 else { return nil }
-        return qpdf_oh_get_numeric_value(pdf, object)
+        guard let object, qpdf.qpdf_oh_is_number(pdf, object) != 0 else { return nil }
+        return qpdf.qpdf_oh_get_numeric_value(pdf, object)
     }
 
     func items(_ object: qpdf_oh?) -> [qpdf_oh] {
         guard let object, isArray(object) else { return [] }
-        return (0..<qpdf_oh_get_array_n_items(pdf, object)).map { qpdf_oh_get_array_item(pdf, object, $0) }
+        return (0..<qpdf.qpdf_oh_get_array_n_items(pdf, object)).map { qpdf.qpdf_oh_get_array_item(pdf, object, $0) }
     }
 
     /// A rectangle array as (left, bottom, right, top), normalised, or `nil` unless it is four finite numbers.
@@ -104,39 +105,39 @@ final class QPDFFile {
 
     /// The object number and generation of an indirect object, or `nil` for a direct one.
     func identity(_ object: qpdf_oh) -> (number: Int, generation: Int)? {
-        guard qpdf_oh_is_indirect(pdf, object) != 0 else { return nil }
-        return (Int(qpdf_oh_get_object_id(pdf, object)), Int(qpdf_oh_get_generation(pdf, object)))
+        guard qpdf.qpdf_oh_is_indirect(pdf, object) != 0 else { return nil }
+        return (Int(qpdf.qpdf_oh_get_object_id(pdf, object)), Int(qpdf.qpdf_oh_get_generation(pdf, object)))
     }
 
     /// The keys of a dictionary.
     func keys(_ object: qpdf_oh) -> [String] {
         guard isDictionary(object) else { return [] }
         var keys: [String] = []
-        qpdf_oh_begin_dict_key_iter(pdf, object)
-        while qpdf_oh_dict_more_keys(pdf) != 0 {
-            if let key = qpdf_oh_dict_next_key(pdf) { keys.append(String(cString: key)) }
+        qpdf.qpdf_oh_begin_dict_key_iter(pdf, object)
+        while qpdf.qpdf_oh_dict_more_keys(pdf) != 0 {
+            if let key = qpdf.qpdf_oh_dict_next_key(pdf) { keys.append(String(cString: key)) }
         }
         return keys
     }
 
     /// Parses PDF object syntax (`<< /Type /XObject >>`, `[0 0 10 10]`) into a new direct object.
     func parse(_ syntax: String) throws(PDFFormError) -> qpdf_oh {
-        let object = qpdf_oh_parse(pdf, syntax)
+        let object = qpdf.qpdf_oh_parse(pdf, syntax)
         try check("parsing \(syntax)")
         return object
     }
 
     func set(_ object: qpdf_oh, _ key: String, _ value: qpdf_oh) throws(PDFFormError) {
-        qpdf_oh_replace_key(pdf, object, key, value)
+        qpdf.qpdf_oh_replace_key(pdf, object, key, value)
         try check("setting \(key)")
     }
 
     /// The page objects, in order.
     func pages() throws(PDFFormError) -> [qpdf_oh] {
-        let count = qpdf_get_num_pages(pdf)
+        let count = qpdf.qpdf_get_num_pages(pdf)
         try check("reading the page tree")
         guard count >= 0 else { throw .qpdf("the page tree cannot be read") }
-        return (0..<Int(count)).map { qpdf_get_page_n(pdf, $0) }
+        return (0..<Int(count)).map { qpdf.qpdf_get_page_n(pdf, $0) }
     }
 
     /// A page attribute that may be inherited from the page tree (`/Rotate`, `/CropBox`, `/MediaBox`, `/Resources`).
@@ -155,7 +156,7 @@ final class QPDFFile {
         var buffer: UnsafeMutablePointer<UInt8>?
         var length = 0
         var filtered: QPDF_BOOL = 0
-        let status = qpdf_oh_get_stream_data(pdf, stream, decoded ? qpdf_dl_generalized : qpdf_dl_none, &filtered, &buffer, &length)
+        let status = qpdf.qpdf_oh_get_stream_data(pdf, stream, decoded ? qpdf_dl_generalized : qpdf_dl_none, &filtered, &buffer, &length)
         defer { free(buffer) }
         guard status & QPDF_ERRORS == 0, let buffer else { throw .qpdf(lastError() ?? "cannot read a stream") }
         return Array(UnsafeBufferPointer(start: buffer, count: length))
@@ -163,10 +164,10 @@ final class QPDFFile {
 
     /// A new stream holding `data` as it is (no filter), with the given dictionary entries.
     func newStream(_ data: [UInt8], dictionary: [(String, qpdf_oh)]) throws(PDFFormError) -> qpdf_oh {
-        let stream = qpdf_oh_new_stream(pdf)
-        data.withUnsafeBufferPointer { qpdf_oh_replace_stream_data(pdf, stream, $0.baseAddress, $0.count, qpdf_oh_new_null(pdf), qpdf_oh_new_null(pdf)) }
+        let stream = qpdf.qpdf_oh_new_stream(pdf)
+        data.withUnsafeBufferPointer { qpdf.qpdf_oh_replace_stream_data(pdf, stream, $0.baseAddress, $0.count, qpdf.qpdf_oh_new_null(pdf), qpdf.qpdf_oh_new_null(pdf)) }
         try check("making a stream")
-        let dict = qpdf_oh_get_dict(pdf, stream)
+        let dict = qpdf.qpdf_oh_get_dict(pdf, stream)
         for (key, value) in dictionary { try set(dict, key, value) }
         return stream
     }
@@ -174,21 +175,21 @@ final class QPDFFile {
     /// The object syntax of `object` itself (an indirect object's content, not a reference to it); objects it
     /// refers to stay references.
     func unparseResolved(_ object: qpdf_oh) -> [UInt8] {
-        guard let text = qpdf_oh_unparse_resolved(pdf, object) else { return [] }
-        return Array(UnsafeRawBufferPointer(start: text, count: qpdf_get_last_string_length(pdf)))
+        guard let text = qpdf.qpdf_oh_unparse_resolved(pdf, object) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: text, count: qpdf.qpdf_get_last_string_length(pdf)))
     }
 
     /// The object syntax of `object` as it would be referred to: `12 0 R` for an indirect object.
-    func unparse(_ object: qpdf_oh) -> String { String(cString: qpdf_oh_unparse(pdf, object)) }
+    func unparse(_ object: qpdf_oh) -> String { qpdf.qpdf_oh_unparse(pdf, object).map { String(cString: $0) } ?? "" }
 
     /// Writes the whole file anew: object streams as they were, streams compressed, a deterministic /ID.
     func write() throws(PDFFormError) -> [UInt8] {
-        guard qpdf_init_write_memory(pdf) & QPDF_ERRORS == 0 else { throw .qpdf(lastError() ?? "cannot start writing") }
-        qpdf_set_object_stream_mode(pdf, qpdf_o_preserve)
-        qpdf_set_compress_streams(pdf, QPDF_TRUE)
-        qpdf_set_deterministic_ID(pdf, QPDF_TRUE)
-        guard qpdf_write(pdf) & QPDF_ERRORS == 0 else { throw .qpdf(lastError() ?? "writing failed") }
-        guard let data = qpdf_get_buffer(pdf) else { throw .qpdf("qpdf wrote nothing") }
-        return Array(UnsafeBufferPointer(start: data, count: qpdf_get_buffer_length(pdf)))
+        guard qpdf.qpdf_init_write_memory(pdf) & QPDF_ERRORS == 0 else { throw .qpdf(lastError() ?? "cannot start writing") }
+        qpdf.qpdf_set_object_stream_mode(pdf, qpdf_o_preserve)
+        qpdf.qpdf_set_compress_streams(pdf, QPDF_TRUE)
+        qpdf.qpdf_set_deterministic_ID(pdf, QPDF_TRUE)
+        guard qpdf.qpdf_write(pdf) & QPDF_ERRORS == 0 else { throw .qpdf(lastError() ?? "writing failed") }
+        guard let data = qpdf.qpdf_get_buffer(pdf) else { throw .qpdf("qpdf wrote nothing") }
+        return Array(UnsafeBufferPointer(start: data, count: qpdf.qpdf_get_buffer_length(pdf)))
     }
 }

@@ -123,10 +123,10 @@ public struct Paragraph: Sendable, Hashable {
             context.setSource(color)
             for index in lines {
                 let box = boxes[index]
-                guard let line = pango_layout_get_line_readonly(layout, Int32(index)) else { continue }
+                guard let line = pango.pango_layout_get_line_readonly(layout, Int32(index)) else { continue }
                 let baseline = Point(origin.x + box.x, origin.y + box.top - top + box.baseline)
                 context.moveTo(baseline)
-                pango_cairo_show_layout_line(context.pointer, line)
+                pango.pango_cairo_show_layout_line(context.pointer, line)
                 context.newPath()
                 for area in Self.linkAreas(of: line, links: links) {
                     let rect = Rect(x: baseline.x + area.x, y: baseline.y + area.y, width: area.width, height: area.height)
@@ -163,25 +163,25 @@ public struct Paragraph: Sendable, Hashable {
         let line = TextLine(text: runs.map(\.text).joined(), font: font)
         return try line.withLayout { (layout) throws(RenderError) -> R in
             let scale = Double(PANGO_SCALE)
-            pango_layout_set_single_paragraph_mode(layout, 0)
-            pango_layout_set_width(layout, Int32((width * scale).rounded(.down)))
-            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            pango.pango_layout_set_single_paragraph_mode(layout, 0)
+            pango.pango_layout_set_width(layout, Int32((width * scale).rounded(.down)))
+            pango.pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
             // A fixed base direction: lines start at its edge, whatever the paragraph's first letter. The context is
             // shared by every layout (under the fonts' lock), so its direction is put back when this layout is done.
-            let context = direction == .auto ? nil : pango_layout_get_context(layout)
-            let previous = context.map { pango_context_get_base_dir($0) }
-            defer { if let context, let previous { pango_context_set_base_dir(context, previous) } }
+            let context = direction == .auto ? nil : pango.pango_layout_get_context(layout)
+            let previous = context.map { pango.pango_context_get_base_dir($0) }
+            defer { if let context, let previous { pango.pango_context_set_base_dir(context, previous) } }
             if let context {
-                pango_layout_set_auto_dir(layout, 0)
-                pango_context_set_base_dir(context, direction == .rightToLeft ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
-                pango_layout_context_changed(layout)
+                pango.pango_layout_set_auto_dir(layout, 0)
+                pango.pango_context_set_base_dir(context, direction == .rightToLeft ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
+                pango.pango_layout_context_changed(layout)
             }
             let startEdge = direction == .rightToLeft ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT
-            pango_layout_set_alignment(layout, centered ? PANGO_ALIGN_CENTER : startEdge)
-            pango_layout_set_line_spacing(layout, Float(lineSpacing))
+            pango.pango_layout_set_alignment(layout, centered ? PANGO_ALIGN_CENTER : startEdge)
+            pango.pango_layout_set_line_spacing(layout, Float(lineSpacing))
             var links: [LinkRange] = []
-            guard let attributes = pango_attr_list_new() else { throw .text("Pango could not make an attribute list") }
-            defer { pango_attr_list_unref(attributes) }
+            guard let attributes = pango.pango_attr_list_new() else { throw .text("Pango could not make an attribute list") }
+            defer { pango.pango_attr_list_unref(attributes) }
             var start = 0
             for run in runs {
                 let end = start + run.text.utf8.count
@@ -189,19 +189,19 @@ public struct Paragraph: Sendable, Hashable {
                     guard let attribute else { return }
                     attribute.pointee.start_index = UInt32(start)
                     attribute.pointee.end_index = UInt32(end)
-                    pango_attr_list_insert(attributes, attribute)
+                    pango.pango_attr_list_insert(attributes, attribute)
                 }
-                if run.bold { add(pango_attr_weight_new(PANGO_WEIGHT_BOLD)) }
-                if run.italic { add(pango_attr_style_new(PANGO_STYLE_ITALIC)) }
+                if run.bold { add(pango.pango_attr_weight_new(PANGO_WEIGHT_BOLD)) }
+                if run.italic { add(pango.pango_attr_style_new(PANGO_STYLE_ITALIC)) }
                 if let target = run.link, end > start {
                     let c = linkColor
-                    add(pango_attr_foreground_new(UInt16(c.red) * 257, UInt16(c.green) * 257, UInt16(c.blue) * 257))
-                    add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE))
+                    add(pango.pango_attr_foreground_new(UInt16(c.red) * 257, UInt16(c.green) * 257, UInt16(c.blue) * 257))
+                    add(pango.pango_attr_underline_new(PANGO_UNDERLINE_SINGLE))
                     links.append(LinkRange(bytes: start..<end, target: target))
                 }
                 start = end
             }
-            pango_layout_set_attributes(layout, attributes)
+            pango.pango_layout_set_attributes(layout, attributes)
             return try body(layout, links)
         }
     }
@@ -210,18 +210,18 @@ public struct Paragraph: Sendable, Hashable {
     /// between baselines), the first line's top is the layout's top, and the last line is as tall as the others,
     /// so that paragraphs set one after another keep the same pitch.
     private static func lineBoxes(_ layout: OpaquePointer, spacing: Double) -> [LineBox] {
-        guard let iterator = pango_layout_get_iter(layout) else { return [] }
-        defer { pango_layout_iter_free(iterator) }
+        guard let iterator = pango.pango_layout_get_iter(layout) else { return [] }
+        defer { pango.pango_layout_iter_free(iterator) }
         let scale = Double(PANGO_SCALE)
         var xs: [Double] = [], baselines: [Double] = []
         var firstHeight = 0.0
         repeat {
             var logical = PangoRectangle()
-            pango_layout_iter_get_line_extents(iterator, nil, &logical)
+            pango.pango_layout_iter_get_line_extents(iterator, nil, &logical)
             if baselines.isEmpty { firstHeight = Double(logical.height) / scale }
             xs.append(Double(logical.x) / scale)
-            baselines.append(Double(pango_layout_iter_get_baseline(iterator)) / scale)
-        } while pango_layout_iter_next_line(iterator) != 0
+            baselines.append(Double(pango.pango_layout_iter_get_baseline(iterator)) / scale)
+        } while pango.pango_layout_iter_next_line(iterator) != 0
         let pitch = baselines.count > 1 ? baselines[1] - baselines[0] : firstHeight * spacing
         return baselines.indices.map { i in
             let height = i + 1 < baselines.count ? baselines[i + 1] - baselines[i] : pitch
@@ -242,7 +242,7 @@ public struct Paragraph: Sendable, Hashable {
             guard let run = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
                   let item = run.pointee.item, let glyphs = run.pointee.glyphs else { continue }
             var logical = PangoRectangle()
-            pango_glyph_string_extents(glyphs, item.pointee.analysis.font, nil, &logical)
+            pango.pango_glyph_string_extents(glyphs, item.pointee.analysis.font, nil, &logical)
             let offset = Int(item.pointee.offset)
             if let link = links.first(where: { $0.bytes.contains(offset) }) {
                 areas.append((x + Double(logical.x) / scale, Double(logical.y) / scale, Double(logical.width) / scale,

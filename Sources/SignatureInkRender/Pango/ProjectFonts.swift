@@ -75,6 +75,7 @@ enum ProjectFonts {
 
     /// Builds the fontconfig configuration and the font map; called once, under the lock.
     private static func load() -> Loaded {
+        if case let .failure(error) = PangoLibrary.loaded { return .failed(error) }
         guard let config = FcConfigCreate() else { return .failed(.text("fontconfig could not be started")) }
         defer { FcConfigDestroy(config) }
         let text = Array(configuration.utf8) + [0]  // fontconfig reads a NUL-terminated buffer
@@ -86,12 +87,12 @@ enum ProjectFonts {
             return .failed(.text("none of the fonts is installed (\(files.joined(separator: ", ")) in "
                                   + "\(directories.joined(separator: " or ")); Debian's fonts-noto-core and fonts-noto-cjk have them)"))
         }
-        guard let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
+        guard let map = pango.pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
             return .failed(.text("Pango has no FreeType font map"))
         }
         let fontMap = map
-        pango_fc_font_map_set_config(OpaquePointer(map), config)
-        guard let context = pango_font_map_create_context(fontMap) else {
+        pango.pango_fc_font_map_set_config(OpaquePointer(map), config)
+        guard let context = pango.pango_font_map_create_context(fontMap) else {
             return .failed(.text("Pango could not make a context"))
         }
         // Outlines at their design positions: no hinting and no rounding, so a text measures the same at every
@@ -100,9 +101,9 @@ enum ProjectFonts {
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-        pango_cairo_context_set_font_options(context, options)
+        pango.pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
-        pango_context_set_round_glyph_positions(context, 0)
+        pango.pango_context_set_round_glyph_positions(context, 0)
         return .ready(fontMap: fontMap, context: context)
     }
 }

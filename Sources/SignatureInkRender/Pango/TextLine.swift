@@ -67,7 +67,7 @@ struct TextLine {
             let m = Self.metrics(of: layout)
             let origin = Self.origin(of: m, anchor: anchor, at: point)
             context.moveTo(origin)
-            pango_cairo_show_layout(context.pointer, layout)
+            pango.pango_cairo_show_layout(context.pointer, layout)
             context.newPath()
             try context.check()
         }
@@ -80,7 +80,7 @@ struct TextLine {
         return try withLayout { layout throws(RenderError) in
             let origin = Self.origin(of: Self.metrics(of: layout), anchor: anchor, at: point)
             context.moveTo(origin)
-            pango_cairo_layout_path(context.pointer, layout)
+            pango.pango_cairo_layout_path(context.pointer, layout)
             return try context.takePath()
         }
     }
@@ -91,18 +91,18 @@ struct TextLine {
             throw .invalidOption(option: "font size", message: "\(font.size); must be a positive number")
         }
         return try ProjectFonts.withContext { (context) throws(RenderError) -> R in
-            pango_context_set_language(context, pango_language_from_string(font.language))
-            guard let layout = pango_layout_new(context) else { throw .text("Pango could not make a layout") }
-            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-            guard let description = pango_font_description_new() else { throw .text("Pango could not make a font") }
-            defer { pango_font_description_free(description) }
-            pango_font_description_set_family(description, ProjectFonts.families(language: font.language))
-            pango_font_description_set_absolute_size(description, font.size * Double(PANGO_SCALE))
-            pango_font_description_set_weight(description, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
-            pango_font_description_set_style(description, font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
-            pango_layout_set_font_description(layout, description)
-            pango_layout_set_single_paragraph_mode(layout, 1)
-            pango_layout_set_text(layout, text, -1)
+            pango.pango_context_set_language(context, pango.pango_language_from_string(font.language))
+            guard let layout = pango.pango_layout_new(context) else { throw .text("Pango could not make a layout") }
+            defer { pango.g_object_unref(UnsafeMutableRawPointer(layout)) }
+            guard let description = pango.pango_font_description_new() else { throw .text("Pango could not make a font") }
+            defer { pango.pango_font_description_free(description) }
+            pango.pango_font_description_set_family(description, ProjectFonts.families(language: font.language))
+            pango.pango_font_description_set_absolute_size(description, font.size * Double(PANGO_SCALE))
+            pango.pango_font_description_set_weight(description, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
+            pango.pango_font_description_set_style(description, font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+            pango.pango_layout_set_font_description(layout, description)
+            pango.pango_layout_set_single_paragraph_mode(layout, 1)
+            pango.pango_layout_set_text(layout, text, -1)
             return try body(layout)
         }
     }
@@ -112,22 +112,22 @@ struct TextLine {
 
     private static func metrics(of layout: OpaquePointer) -> Metrics {
         var logical = PangoRectangle()
-        pango_layout_get_extents(layout, nil, &logical)
+        pango.pango_layout_get_extents(layout, nil, &logical)
         let scale = Double(PANGO_SCALE)
         var missing: [Unicode.Scalar] = []
-        if pango_layout_get_unknown_glyphs_count(layout) > 0, let iterator = pango_layout_get_iter(layout) {
-            defer { pango_layout_iter_free(iterator) }
+        if pango.pango_layout_get_unknown_glyphs_count(layout) > 0, let iterator = pango.pango_layout_get_iter(layout) {
+            defer { pango.pango_layout_iter_free(iterator) }
             repeat {
-                guard let run = pango_layout_iter_get_run_readonly(iterator), let glyphs = run.pointee.glyphs else { continue }
+                guard let run = pango.pango_layout_iter_get_run_readonly(iterator), let glyphs = run.pointee.glyphs else { continue }
                 for i in 0..<Int(glyphs.pointee.num_glyphs) {
                     let glyph = glyphs.pointee.glyphs[i].glyph
                     guard glyph & unknownGlyphFlag != 0, let scalar = Unicode.Scalar(glyph & ~unknownGlyphFlag),
                           !missing.contains(scalar) else { continue }
                     missing.append(scalar)
                 }
-            } while pango_layout_iter_next_run(iterator) != 0
+            } while pango.pango_layout_iter_next_run(iterator) != 0
         }
-        return Metrics(width: Double(logical.width) / scale, ascent: Double(pango_layout_get_baseline(layout)) / scale,
+        return Metrics(width: Double(logical.width) / scale, ascent: Double(pango.pango_layout_get_baseline(layout)) / scale,
                        height: Double(logical.height) / scale, missing: missing)
     }
 

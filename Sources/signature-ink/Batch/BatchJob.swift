@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import SignatureInk
 import SignatureInkFormats
 import Synchronization
@@ -12,16 +15,16 @@ enum BatchJob {
     /// its outputs itself (such as animation frames).
     typealias Make = @Sendable (_ signature: Signature, _ outputPath: String) throws -> [UInt8]?
 
-    static func run(inputs: [String], input: InputOptions, output: OutputOptions, batch: BatchOptions,
+    static func run(inputs: [String], loader: InputLoader, output: OutputTarget, batch: BatchSettings,
                     fileExtension: String, make: @escaping Make) throws {
-        let loader = input.loader
         let planned = output.plan(InputExpander.expand(inputs, include: batch.include), fileExtension: fileExtension)
         let progress = Progress(total: planned.count, quiet: batch.quiet)
         let manifest = try batch.manifest.map { (path) throws(InputFailure) in try ManifestWriter(path: path) }
         let wantsDigest = manifest != nil
         let failures = Atomic<Int>(0)
 
-        BatchRunner(jobs: batch.workerCount).run(count: planned.count, work: { i in
+        // One input needs no worker threads (nor the count of cores).
+        BatchRunner(jobs: planned.count <= 1 ? 1 : batch.workerCount).run(count: planned.count, work: { i in
             let (inputPath, target) = planned[i]
             let start = Progress.now()
             var outcome = Outcome(input: inputPath, milliseconds: 0)

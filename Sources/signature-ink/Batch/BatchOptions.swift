@@ -22,6 +22,20 @@ struct BatchOptions: ParsableArguments {
         if let jobs, jobs < 1 || jobs > 1024 { throw ValidationError("--jobs must be 1...1024.") }
     }
 
+    /// The flags as plain values.
+    var settings: BatchSettings { BatchSettings(jobs: jobs, include: include, quiet: quiet, manifest: manifest) }
+
+    /// The number of worker threads to use.
+    var workerCount: Int { settings.workerCount }
+}
+
+/// How a batch runs, as plain values; each field is the flag of the same name.
+struct BatchSettings: Sendable {
+    var jobs: Int?
+    var include: [String] = []
+    var quiet = false
+    var manifest: String?
+
     /// The number of worker threads to use.
     var workerCount: Int { jobs ?? BatchRunner.availableCores }
 }

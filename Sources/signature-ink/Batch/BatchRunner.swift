@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Runs one job per input on several threads and hands the results back in input order.
@@ -31,12 +34,10 @@ struct BatchRunner: Sendable {
         let done = DispatchGroup()
         for _ in 1..<workers {
             done.enter()
-            let thread = Thread {
+            WorkerThread.start(stackSize: BatchRunner.stackSize) {
                 loop()
                 done.leave()
             }
-            thread.stackSize = BatchRunner.stackSize
-            thread.start()
         }
         loop()
         done.wait()
@@ -47,11 +48,11 @@ struct BatchRunner: Sendable {
 
     /// The results waiting for every earlier one to be reported, behind a lock.
     ///
-    /// The lock is an `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`: on Linux `Mutex` waits on
-    /// futexes that the thread sanitizer cannot see, so `make sanitize` reported the lock's own accesses as a
-    /// race; with a pthread mutex the sanitizer checks this code for real.
+    /// The lock is a pthread mutex rather than `Synchronization.Mutex`: on Linux `Mutex` waits on futexes that
+    /// the thread sanitizer cannot see, so `make sanitize` reported the lock's own accesses as a race; with a
+    /// pthread mutex the sanitizer checks this code for real.
     private final class Reorder<Result: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = PThreadMutex()
         private var waiting: [Int: Result] = [:]
         private var nextToReport = 0
 

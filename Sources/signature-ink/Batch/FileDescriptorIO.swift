@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads and writes file descriptors directly, retrying calls a signal interrupted.
 ///
@@ -10,7 +13,7 @@ enum FileDescriptorIO {
     static func read(_ fd: Int32, upTo count: Int) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: count)
         while true {
-            let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, count) }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
             if n >= 0 { buffer.removeSubrange(n...); return buffer }
             if errno != EINTR { return nil }
         }
@@ -22,7 +25,7 @@ enum FileDescriptorIO {
         let all = Array(bytes)
         var offset = 0
         while offset < all.count {
-            let n = all.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, all.count - offset) }
+            let n = all.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, all.count - offset) }
             if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return false }
         }
         return true

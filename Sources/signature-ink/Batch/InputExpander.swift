@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One file to process, and where its output goes relative to the output directory.
 struct BatchInput: Sendable {
@@ -26,7 +29,7 @@ enum InputExpander {
             var found: [String] = []
             walk(argument, relative: "", include: include, into: &found)
             for relative in found.sorted() {
-                let dir = (relative as NSString).deletingLastPathComponent
+                let dir = relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
                 let name = stem(of: relative)
                 out.append(BatchInput(path: argument.hasSuffix("/") ? argument + relative : argument + "/" + relative,
                                       relativeStem: dir.isEmpty ? name : dir + "/" + name))
@@ -61,7 +64,14 @@ enum InputExpander {
 
     /// The file name without its last extension.
     static func stem(of path: String) -> String {
-        URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        var name = path.split(separator: "/").last.map(String.init) ?? ""
+        if name.isEmpty || name == "." || name == ".." {
+            name = OutputWriter.standardized(path).split(separator: "/").last.map(String.init) ?? ""
+        }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else {
+            return name
+        }
+        return String(name[..<dot])
     }
 
     /// Shell-style match of `name` against `pattern` (`*`, `?`, `[...]`).

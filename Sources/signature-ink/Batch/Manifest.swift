@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import SignatureInk
 import SignatureInkFormats
 import Synchronization
@@ -20,7 +23,7 @@ struct Outcome: Sendable {
         func str(_ s: String?) -> String { s.map(JSONText.string) ?? "null" }
         return "{\"input\":\(str(input)),\"output\":\(str(output)),\"status\":\"\(failed ? "failed" : "ok")\""
             + ",\"error\":\(str(error)),\"bytes\":\(bytes.map(String.init) ?? "null")"
-            + ",\"sha256\":\(str(sha256)),\"ms\":\(String(format: "%.3f", milliseconds))}"
+            + ",\"sha256\":\(str(sha256)),\"ms\":\(formatted("%.3f", milliseconds))}"
     }
 }
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import SignatureInk
 import SignatureInkFormats
 import Synchronization
@@ -72,7 +75,7 @@ struct NDJSONStream {
             let bytes = try make(signature)
             let digest = HexDigest.sha256(bytes)
             if let outDir {
-                let path = URL(fileURLWithPath: outDir).appendingPathComponent(String(format: "%06d.", number) + fileExtension).path
+                let path = URL(fileURLWithPath: outDir).appendingPathComponent(formatted("%06d.", number) + fileExtension).path
                 try OutputWriter.write(bytes, to: path)
                 return LineResult(text: "{\"line\":\(number),\"status\":\"ok\",\"output\":\(JSONText.string(path)),\"bytes\":\(bytes.count),\"sha256\":\"\(digest)\"}", failed: false)
             }

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Reports how a batch is going on standard error: a bar with count, rate and ETA on a terminal, a plain line
@@ -61,7 +64,7 @@ final class Progress: Sendable {
         let (done, failed) = counts.withLock { ($0.done, $0.failed) }
         guard !quiet, total > 1 else { return }
         let end = terminal ? "\r\u{1B}[K" : ""
-        let text = String(format: "%@done: %d, failed: %d, time: %.2f s\n", end, done - failed, failed, elapsed)
+        let text = end + formatted("done: %d, failed: %d, time: %.2f s\n", done - failed, failed, elapsed)
         FileDescriptorIO.standardError(text)
     }
 
@@ -69,8 +72,8 @@ final class Progress: Sendable {
         let seconds = max(now - start, 1e-6)
         let rate = Double(done) / seconds
         let left = rate > 0 ? Double(total - done) / rate : 0
-        let eta = String(format: "%d:%02d", Int(left) / 60, Int(left) % 60)
-        let stats = String(format: "%d/%d %.1f/s ETA %@", done, total, rate, eta)
+        let eta = formatted("%d:%02d", Int(left) / 60, Int(left) % 60)
+        let stats = formatted("%d/%d %.1f/s ETA ", done, total, rate) + eta
             + (failed > 0 ? " (\(failed) failed)" : "")
         guard terminal else { return "progress: " + stats + "\n" }
         let width = 30

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+import CPango
+
+/// Pango's functions, opened on first use rather than linked.
+///
+/// Linking Pango makes every process load sixteen more shared objects and run GLib's constructors, about 1.4 ms at
+/// start (measured whole-process: a C program drawing one line with Cairo, 2.0 ms; the same linked with Pango,
+/// 3.4 ms), although most runs draw no text at all. The first text opens `libpangocairo` instead, once; later texts
+/// reuse the table. The functions' types come from Pango's headers (`CPango/shim.h`).
+enum PangoLibrary {
+    /// The function table, or why Pango could not be opened.
+    static let loaded: Result<Table, RenderError> = {
+        let table = UnsafeMutablePointer<SIPango>.allocate(capacity: 1)
+        defer { table.deallocate() }
+        if let failure = si_pango_load(table) {
+            return .failure(.text("Pango could not be loaded (\(String(cString: failure))); Debian's libpango-1.0-0 "
+                                  + "and libpangocairo-1.0-0 have it"))
+        }
+        return .success(Table(functions: table.pointee))
+    }()
+
+    /// The table, which holds plain C function addresses and never changes once filled.
+    struct Table: @unchecked Sendable {
+        let functions: SIPango
+    }
+}
+
+/// Pango's functions, for code that runs inside ``ProjectFonts/withContext(_:)``, which opens them first.
+var pango: SIPango {
+    guard case let .success(table) = PangoLibrary.loaded else {
+        preconditionFailure("Pango is used before ProjectFonts.withContext opened it")
+    }
+    return table.functions
+}
