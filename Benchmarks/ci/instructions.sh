@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Instruction counts of the end-to-end paths, counted by valgrind's callgrind (package-benchmark's `instructions`
-# metric needs perf counters, which shared and containerised machines often lack). Each probe runs
-# `ink-timing --probe STAGE` (one pass over Benchmarks/Fixtures/signatures) under callgrind; a stage's count is
-# its run minus the `load` run (process start and decoding the fixtures), compared with
-# Benchmarks/Thresholds/instructions.json within TOLERANCE_PERCENT.
+# metric needs perf counters, which shared and containerised machines often lack), compared with
+# Benchmarks/Thresholds/instructions.json within TOLERANCE_PERCENT:
+# - png@1x, svg: `ink-timing --probe STAGE` (one pass over Benchmarks/Fixtures/signatures) minus the `load` run
+#   (process start and decoding the fixtures): the library's rendering.
+# - cli-one-png: the whole of one `signature-ink render FILE -o OUT.png` process, start-up included (the dynamic
+#   loader, the Swift runtime, reading, drawing, writing), with the binary `make release` builds: what a script
+#   calling the tool once per signature waits for (BENCHMARKS.md: 3 ms).
+# - cli-batch-png: `signature-ink render DIR --out-dir OUT --jobs 1` over the same fixtures, per file (the
+#   process's count divided by the number of files).
 #
 #   Benchmarks/ci/instructions.sh            check (part of make bench-check)
 #   Benchmarks/ci/instructions.sh --update   re-record (part of make bench-update)
@@ -15,6 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 TOLERANCE_PERCENT=2
 probes=(png@1x svg)
+cli_probes=(cli-one-png cli-batch-png)
 file=Thresholds/instructions.json
 
 if ! command -v valgrind >/dev/null; then
@@ -32,23 +38,50 @@ trap 'rm -rf "$work"' EXIT
 # change.
 bin="$work/ink-timing"
 strip --strip-debug -o "$bin" "$(swift build -c release --show-bin-path)/ink-timing"
+# The command-line tool as shipped (make release), stripped the same way.
+make -s -C .. release >/dev/null
+cli="$work/signature-ink"
+strip --strip-debug -o "$cli" "$(cd .. && swift build -c release --show-bin-path)/signature-ink"
+fixtures=Fixtures/signatures
+one="$fixtures/$(ls "$fixtures" | head -1)"
+files=$(ls "$fixtures" | wc -l)
 
 # Two probes at a time (CI has 2 cores); Swift's per-process hash seed is fixed so counts repeat.
 count() {
     SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" --probe "$1" \
         2>&1 | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' > "$work/$1"
 }
-for p in load "${probes[@]}"; do
-    count "$p" &
+count_cli() {
+    local name="$1"; shift
+    mkdir -p "$work/out-$name"
+    SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$cli" "$@" 2>&1 \
+        | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' > "$work/$name"
+}
+for p in load "${probes[@]}" "${cli_probes[@]}"; do
+    case "$p" in
+        cli-one-png) count_cli "$p" render "$one" -o "$work/out-one.png" & ;;
+        cli-batch-png) count_cli "$p" render "$fixtures" --out-dir "$work/out-batch" --jobs 1 --quiet & ;;
+        *) count "$p" & ;;
+    esac
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do sleep 0.5; done
 done
 wait
+echo "$files" > "$work/files"
 
-python3 - "$work" "$file" "${1:-}" "$TOLERANCE_PERCENT" "${probes[@]}" <<'EOF'
+python3 - "$work" "$file" "${1:-}" "$TOLERANCE_PERCENT" "${probes[@]}" "${cli_probes[@]}" <<'EOF'
 import json, os, sys
 work, path, mode, tolerance, probes = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5:]
-base = int(open(os.path.join(work, "load")).read())
-now = {p: int(open(os.path.join(work, p)).read()) - base for p in probes}
+def read(name):
+    return int(open(os.path.join(work, name)).read())
+base, files = read("load"), read("files")
+now = {}
+for p in probes:
+    if p == "cli-one-png":
+        now[p] = read(p)
+    elif p == "cli-batch-png":
+        now[p] = read(p) // files
+    else:
+        now[p] = read(p) - base
 if mode == "--update":
     json.dump(now, open(path, "w"), indent=2, sort_keys=True)
     print(f"wrote {path}: {now}")

@@ -8,6 +8,12 @@ Set-up (once):  python3 -m venv /tmp/peers-venv
 Run (from the repository root):
                 /tmp/peers-venv/bin/python Benchmarks/peers/peers.py [--rounds 15] [--json out.json]
 
+The command line, as users run it (the binary `make release` builds; built here when missing):
+- one file in a new process, `signature-ink render FILE -o OUT` (PNG, SVG, PDF), each run a different fixture,
+  alternated with `/bin/true` (the floor of starting any process) and timed from spawn to exit; medians;
+- a batch, `signature-ink render DIR --out-dir OUT --jobs 1` (and `--jobs 2`) over every fixture, per file.
+  Outputs go to a temporary folder under /dev/shm when it exists, so that the file system's cost stays out.
+
 Input: Benchmarks/Fixtures/signatures/*.json (make-signatures.py): ~170 real samples each in a 600 x 300 canvas.
 Ours: Benchmarks/.build/release/ink-timing (built here with `swift build -c release --product ink-timing` when
 missing), which times the library in-process on the same files. Both sides use one method: each round handles
@@ -22,7 +28,7 @@ Peers (each draws every stroke of the signature, then encodes the whole image as
 - `simplification` (Rust) RDP at 0.5 px on every stroke, against our RamerDouglasPeucker at 0.5 px;
 - Cairo `write_to_png` of an empty 600x300 ARGB image: ANCHORS.md's calibration row (11.0 ms there).
 """
-import argparse, glob, io, json, os, statistics, subprocess, sys, time
+import argparse, glob, io, json, os, shutil, statistics, subprocess, sys, tempfile, time
 
 import cairo
 import skia
@@ -147,6 +153,46 @@ def rdp(sigs):
             simplify_coords([[x, y] for x, y, _ in stroke], 0.5)
 
 
+def spawn_ms(argv):
+    """Wall time of one process from spawn to exit, in ms; its output is thrown away."""
+    devnull = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
+    start = time.perf_counter()
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=devnull)
+    _, status = os.waitpid(pid, 0)
+    elapsed = (time.perf_counter() - start) * 1e3
+    if status != 0:
+        raise SystemExit(f"{' '.join(argv)} failed with status {status}")
+    return elapsed
+
+
+def command_line(cli, fixtures, rounds):
+    """Medians for the command line: one file in a new process beside /bin/true, and batches per file."""
+    files = sorted(glob.glob(os.path.join(fixtures, "*.json")))
+    work = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    try:
+        runs = max(rounds * 4, 41)
+        single = {"true": [], "png": [], "svg": [], "pdf": []}
+        for i in range(runs + 1):  # the first round warms the file cache and is not counted
+            f = files[i % len(files)]
+            times = {"true": spawn_ms(["/bin/true"])}
+            for fmt in ("png", "svg", "pdf"):
+                times[fmt] = spawn_ms([cli, "render", f, "-o", os.path.join(work, f"one.{fmt}")])
+            if i:
+                for k, v in times.items():
+                    single[k].append(v)
+        batch = {}
+        for name, extra in [("png", []), ("png-2", ["--jobs", "2"]), ("svg", ["--format", "svg"]),
+                            ("pdf", ["--format", "pdf"])]:
+            jobs = [] if "--jobs" in extra else ["--jobs", "1"]
+            out = os.path.join(work, name)
+            argv = [cli, "render", fixtures, "--out-dir", out, "--quiet"] + jobs + extra
+            spawn_ms(argv)
+            batch[name] = statistics.median(spawn_ms(argv) for _ in range(max(rounds // 2, 5))) / len(files)
+        return {k: statistics.median(v) for k, v in single.items()}, batch, len(files)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def ours(binary, rounds):
     out = subprocess.run([binary, "--rounds", str(rounds)], check=True, capture_output=True, text=True).stdout
     return {r["stage"]: r for r in map(json.loads, out.splitlines())}
@@ -157,10 +203,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--fixtures", default=os.path.join(BENCH, "Fixtures", "signatures"))
     ap.add_argument("--ours", default=os.path.join(BENCH, ".build", "release", "ink-timing"))
+    ap.add_argument("--cli", default=os.path.join(os.path.dirname(BENCH), ".build", "release", "signature-ink"),
+                    help="the command-line tool built by `make release`")
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args()
     if not os.path.exists(args.ours):
         subprocess.run(["swift", "build", "-c", "release", "--product", "ink-timing"], cwd=BENCH, check=True)
+    if not os.path.exists(args.cli):
+        subprocess.run(["make", "release"], cwd=os.path.dirname(BENCH), check=True)
 
     sigs = load(args.fixtures)
     n_samples = sum(len(s) for sig in sigs for s in sig)
@@ -180,6 +230,7 @@ def main():
     empty_ms = per_signature_ms(empty_cairo_png, sigs, args.rounds)
     rdp_ms = per_signature_ms(rdp, sigs, args.rounds)
     second = ours(args.ours, args.rounds)
+    single, batch, n_files = command_line(args.cli, args.fixtures, args.rounds)
 
     def pooled(stage, key="ms_per_signature"):
         return statistics.mean([first[stage][key], second[stage][key]])
@@ -187,7 +238,22 @@ def main():
     figures = {"signatures": len(sigs), "rounds": args.rounds, "ours_first": first, "ours_second": second,
                "peers": [{"pipeline": r[0], "scale": r[1], "ms_per_signature": r[2], "png_bytes": r[3]}
                          for r in rows],
-               "cairo_empty_png_ms": empty_ms, "simplification_rdp_ms_per_signature": rdp_ms}
+               "cairo_empty_png_ms": empty_ms, "simplification_rdp_ms_per_signature": rdp_ms,
+               "command_line": {"one_file_ms": single, "batch_ms_per_file": batch, "files": n_files}}
+
+    print(f"\n| the command line (`make release`) | ms | yardstick | ratio |")
+    print("|---|---|---|---|")
+    for fmt in ("png", "svg", "pdf"):
+        print(f"| one file in a new process, `render FILE -o OUT.{fmt}` (median of {max(args.rounds * 4, 41)}) | "
+              f"{single[fmt]:.2f} | `/bin/true` {single['true']:.2f} ms; goal 3 ms | "
+              f"{single[fmt] / single['true']:.1f} x true |")
+    fastest = min((r for r in rows if r[1] == 1), key=lambda r: r[2])
+    for fmt in ("png", "svg", "pdf"):
+        print(f"| a batch, `render DIR --out-dir OUT --jobs 1 --format {fmt}`, per file ({n_files} files) | "
+              f"{batch[fmt]:.3f} | goal 0.25 ms" + (f"; fastest peer {fastest[0]} {fastest[2]:.3f} ms | "
+              f"{fastest[2] / batch[fmt]:.1f} x faster |" if fmt == "png" else " | |"))
+    print(f"| the PNG batch with `--jobs 2`, per file | {batch['png-2']:.3f} | `--jobs 1` {batch['png']:.3f} ms | "
+          f"{batch['png'] / batch['png-2']:.2f} x faster |")
 
     print(f"\n| pipeline | scale | ms per signature | PNG bytes | peer / ours |")
     print("|---|---|---|---|---|")
@@ -202,6 +268,9 @@ def main():
         for name, s, ms, size in rows:
             if s == scale:
                 print(f"| {name} | {scale}x | {ms:.3f} | {size:.0f} | {ms / our_ms:.1f} |")
+        if scale == 1:
+            print(f"| SignatureInk command line, file -> PNG file, in a batch (--jobs 1) | 1x | {batch['png']:.3f} | "
+                  f"{our_bytes:.0f} | - |")
     print(f"| Cairo write_to_png, empty 600x300 ARGB | 1x | {empty_ms:.3f} | - | "
           f"{empty_ms / pooled('png-e2e@1x'):.1f} |")
     our_rdp = pooled("rdp-0.5px")

@@ -38,7 +38,16 @@ struct OutputTarget: Sendable {
 
     /// Pairs each input with its output path. An input whose output would clash with another's, or overwrite an
     /// input, gets a failure instead.
-    func plan(_ inputs: [BatchInput], fileExtension: String) -> [(input: String, output: Result<String, InputFailure>)] {
+    func plan(_ inputs: [BatchInput], fileExtension: String) -> [PlannedOutput] {
+        if inputs.count == 1, let output {
+            // One input and one output: the only clash is with the input itself. (No set or dictionary of paths,
+            // which a new process would first have to build the generic types of.)
+            let input = inputs[0].path
+            guard OutputWriter.canonical(output) != OutputWriter.canonical(input) else {
+                return [PlannedOutput(input: input, output: output, refusal: Self.overwrites(input: input, output: output))]
+            }
+            return [PlannedOutput(input: input, output: output)]
+        }
         var paths = CanonicalPaths()
         let inputPaths = Set(inputs.map { paths.canonical($0.path) })
         var firstUse: [String: String] = [:]
@@ -54,13 +63,27 @@ struct OutputTarget: Sendable {
             }
             let target = paths.canonical(path)
             if inputPaths.contains(target) {
-                return (input.path, .failure(InputFailure(path: input.path, reason: "output \(path) is an input; refusing to overwrite it")))
+                return PlannedOutput(input: input.path, output: path, refusal: Self.overwrites(input: input.path, output: path))
             }
             if let other = firstUse[target] {
-                return (input.path, .failure(InputFailure(path: input.path, reason: "output \(path) would also be written from \(other); rename one of them")))
+                return PlannedOutput(input: input.path, output: path, refusal: InputFailure(
+                    path: input.path, reason: "output \(path) would also be written from \(other); rename one of them"))
             }
             firstUse[target] = input.path
-            return (input.path, .success(path))
+            return PlannedOutput(input: input.path, output: path)
         }
     }
+
+    /// The failure of an input whose output path is an input.
+    private static func overwrites(input: String, output: String) -> InputFailure {
+        InputFailure(path: input, reason: "output \(output) is an input; refusing to overwrite it")
+    }
+}
+
+/// An input and the path of its output, or why it gets none.
+struct PlannedOutput: Sendable {
+    var input: String
+    var output: String
+    /// Why the input is not converted (its output would overwrite an input, or another input's output).
+    var refusal: InputFailure?
 }

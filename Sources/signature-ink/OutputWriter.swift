@@ -83,7 +83,7 @@ enum OutputWriter {
         if directory.isEmpty || madeDirectories.withLock({ $0.contains(directory) }) { return nil }
         var prefix = directory.hasPrefix("/") ? "/" : ""
         for part in directory.split(separator: "/") {
-            prefix += part
+            prefix += String(part)
             if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
                 return "cannot create the folder \(prefix): \(String(cString: strerror(errno)))"
             }
@@ -104,13 +104,25 @@ enum OutputWriter {
     static func canonical(_ path: String) -> String {
         let parts = standardized(path).split(separator: "/")
         for existing in stride(from: parts.count, through: 1, by: -1) {
-            guard let resolved = realpath("/" + parts[..<existing].joined(separator: "/"), nil) else { continue }
+            guard let resolved = realpath(joined(parts[..<existing]), nil) else { continue }
             defer { free(resolved) }
             let head = String(cString: resolved)
-            let tail = parts[existing...].joined(separator: "/")
-            return tail.isEmpty ? head : (head == "/" ? "" : head) + "/" + tail
+            let tail = parts[existing...]
+            return tail.isEmpty ? head : (head == "/" ? "" : head) + joined(tail)
         }
-        return "/" + parts.joined(separator: "/")
+        return joined(parts[...])
+    }
+
+    /// `/a/b/c` for the parts `a`, `b`, `c`; `/` for none. (A loop rather than the generic `joined(separator:)`,
+    /// whose first call in a process looks up the sequence's associated types, a tenth of a millisecond.)
+    private static func joined(_ parts: ArraySlice<Substring>) -> String {
+        guard !parts.isEmpty else { return "/" }
+        var path = ""
+        for part in parts {
+            path += "/"
+            path += String(part)
+        }
+        return path
     }
 
     /// `path` made absolute, with `.` and `..` taken away as written (no file system access).
@@ -120,7 +132,7 @@ enum OutputWriter {
         for part in absolute.split(separator: "/") where part != "." {
             if part == ".." { _ = parts.popLast() } else { parts.append(part) }
         }
-        return "/" + parts.joined(separator: "/")
+        return joined(parts[...])
     }
 
     /// The working directory, read once.

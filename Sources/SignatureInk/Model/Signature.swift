@@ -45,6 +45,22 @@ public struct Signature: Sendable, Hashable {
         strokeEnds.append(samples.count)
     }
 
+    /// Appends a stroke held in an array. An empty array adds nothing. (The same as the generic method, compiled
+    /// here for arrays: a decoder in another module would otherwise call the generic one unspecialised, whose first
+    /// call in a process looks up the collection's associated types, a twentieth of a millisecond.)
+    public mutating func appendStroke(_ stroke: [InkSample]) {
+        guard !stroke.isEmpty else { return }
+        samples.append(contentsOf: stroke)
+        strokeEnds.append(samples.count)
+    }
+
+    /// Appends a stroke held in part of an array. An empty slice adds nothing.
+    public mutating func appendStroke(_ stroke: ArraySlice<InkSample>) {
+        guard !stroke.isEmpty else { return }
+        samples.append(contentsOf: stroke)
+        strokeEnds.append(samples.count)
+    }
+
     /// Removes the last stroke (and its pen), returning its samples, or `nil` when there is none.
     @discardableResult
     public mutating func removeLastStroke() -> [InkSample]? {

@@ -6,7 +6,6 @@ import Glibc
 #endif
 import SignatureInk
 import SignatureInkFormats
-import Synchronization
 
 /// The loop every many-input command shares: expand inputs, plan outputs, run on every core, report failures
 /// and progress, write the manifest, and exit 1 when anything failed.
@@ -21,15 +20,15 @@ enum BatchJob {
         let progress = Progress(total: planned.count, quiet: batch.quiet)
         let manifest = try batch.manifest.map { (path) throws(InputFailure) in try ManifestWriter(path: path) }
         let wantsDigest = manifest != nil
-        let failures = Atomic<Int>(0)
+        let failures = FailureCount()
 
         // One input needs no worker threads (nor the count of cores).
         BatchRunner(jobs: planned.count <= 1 ? 1 : batch.workerCount).run(count: planned.count, work: { i in
-            let (inputPath, target) = planned[i]
+            let inputPath = planned[i].input, path = planned[i].output
             let start = Progress.now()
             var outcome = Outcome(input: inputPath, milliseconds: 0)
             do {
-                let path = try target.get()
+                if let refusal = planned[i].refusal { throw refusal }
                 outcome.output = path
                 let signature = try loader.load(inputPath)
                 let made: [UInt8]?
@@ -50,7 +49,7 @@ enum BatchJob {
             return outcome
         }, report: { _, outcome in
             if let error = outcome.error {
-                failures.add(1, ordering: .relaxed)
+                failures.value += 1
                 progress.report(InputFailure(path: outcome.input, reason: error))
             }
             manifest?.append(outcome)
@@ -58,6 +57,13 @@ enum BatchJob {
         })
         try manifest?.finish()
         progress.summary()
-        if failures.load(ordering: .relaxed) > 0 { throw ExitCode.failure }
+        if failures.value > 0 { throw ExitCode.failure }
     }
+}
+
+/// How many inputs failed. Only the batch's `report` closure changes it, and ``BatchRunner`` calls that one at a
+/// time; it is read after the run. (A plain class rather than `Atomic<Int>`, whose metadata a new process had to
+/// build, checking `Int`'s conformances, when the closure holding it was released.)
+private final class FailureCount: @unchecked Sendable {
+    var value = 0
 }

@@ -19,9 +19,14 @@ struct BatchRunner: Sendable {
     /// in increasing `i`, one at a time.
     func run<Result: Sendable>(count: Int, work: @escaping @Sendable (Int) -> Result,
                                report: @escaping @Sendable (Int, Result) -> Void) {
+        let workers = max(1, min(jobs, count))
+        if workers == 1 {
+            // In order on this thread: no lock, no results waiting.
+            for i in 0..<count { report(i, work(i)) }
+            return
+        }
         let next = Atomic<Int>(0)
         let ordered = Reorder<Result>()
-        let workers = max(1, min(jobs, count))
         let loop: @Sendable () -> Void = {
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
