@@ -167,28 +167,42 @@ def spawn_ms(argv):
 
 def command_line(cli, fixtures, rounds):
     """Medians for the command line: one file in a new process beside /bin/true, and batches per file."""
+    return command_line_runs([cli], fixtures, rounds)[0]
+
+
+def command_line_runs(clis, fixtures, rounds):
+    """command_line() for several binaries, alternated run by run so that drift in the machine's speed reaches
+    each alike. Returns one (single, batch, files) per binary."""
     files = sorted(glob.glob(os.path.join(fixtures, "*.json")))
     work = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     try:
         runs = max(rounds * 4, 41)
-        single = {"true": [], "png": [], "svg": [], "pdf": []}
+        single = [{"true": [], "png": [], "svg": [], "pdf": []} for _ in clis]
         for i in range(runs + 1):  # the first round warms the file cache and is not counted
             f = files[i % len(files)]
-            times = {"true": spawn_ms(["/bin/true"])}
-            for fmt in ("png", "svg", "pdf"):
-                times[fmt] = spawn_ms([cli, "render", f, "-o", os.path.join(work, f"one.{fmt}")])
-            if i:
-                for k, v in times.items():
-                    single[k].append(v)
-        batch = {}
+            for k, cli in enumerate(clis):
+                times = {"true": spawn_ms(["/bin/true"])}
+                for fmt in ("png", "svg", "pdf"):
+                    times[fmt] = spawn_ms([cli, "render", f, "-o", os.path.join(work, f"one.{fmt}")])
+                if i:
+                    for key, v in times.items():
+                        single[k][key].append(v)
+        batch = [{} for _ in clis]
         for name, extra in [("png", []), ("png-2", ["--jobs", "2"]), ("svg", ["--format", "svg"]),
                             ("pdf", ["--format", "pdf"])]:
             jobs = [] if "--jobs" in extra else ["--jobs", "1"]
-            out = os.path.join(work, name)
-            argv = [cli, "render", fixtures, "--out-dir", out, "--quiet"] + jobs + extra
-            spawn_ms(argv)
-            batch[name] = statistics.median(spawn_ms(argv) for _ in range(max(rounds // 2, 5))) / len(files)
-        return {k: statistics.median(v) for k, v in single.items()}, batch, len(files)
+            argvs = [[cli, "render", fixtures, "--out-dir", os.path.join(work, f"{name}-{k}"), "--quiet"] + jobs + extra
+                     for k, cli in enumerate(clis)]
+            times = [[] for _ in clis]
+            for r in range(max(rounds // 2, 5) + 1):
+                for k, argv in enumerate(argvs):
+                    t = spawn_ms(argv)
+                    if r:
+                        times[k].append(t)
+            for k in range(len(clis)):
+                batch[k][name] = statistics.median(times[k]) / len(files)
+        return [({key: statistics.median(v) for key, v in single[k].items()}, batch[k], len(files))
+                for k in range(len(clis))]
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -205,6 +219,8 @@ def main():
     ap.add_argument("--ours", default=os.path.join(BENCH, ".build", "release", "ink-timing"))
     ap.add_argument("--cli", default=os.path.join(os.path.dirname(BENCH), ".build", "release", "signature-ink"),
                     help="the command-line tool built by `make release`")
+    ap.add_argument("--baseline-cli", help="an earlier build of the command-line tool: its figures are taken "
+                    "alternately with --cli's and printed beside them (before / after)")
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args()
     if not os.path.exists(args.ours):
@@ -230,7 +246,11 @@ def main():
     empty_ms = per_signature_ms(empty_cairo_png, sigs, args.rounds)
     rdp_ms = per_signature_ms(rdp, sigs, args.rounds)
     second = ours(args.ours, args.rounds)
-    single, batch, n_files = command_line(args.cli, args.fixtures, args.rounds)
+    if args.baseline_cli:
+        (single, batch, n_files), (base_single, base_batch, _) = command_line_runs(
+            [args.cli, args.baseline_cli], args.fixtures, args.rounds)
+    else:
+        single, batch, n_files = command_line(args.cli, args.fixtures, args.rounds)
 
     def pooled(stage, key="ms_per_signature"):
         return statistics.mean([first[stage][key], second[stage][key]])
@@ -254,6 +274,18 @@ def main():
               f"{fastest[2] / batch[fmt]:.1f} x faster |" if fmt == "png" else " | |"))
     print(f"| the PNG batch with `--jobs 2`, per file | {batch['png-2']:.3f} | `--jobs 1` {batch['png']:.3f} ms | "
           f"{batch['png'] / batch['png-2']:.2f} x faster |")
+    if args.baseline_cli:
+        figures["command_line_baseline"] = {"one_file_ms": base_single, "batch_ms_per_file": base_batch}
+        print(f"\n| before ({args.baseline_cli}) / after ({args.cli}), alternated | before ms | after ms | "
+              f"before / after |")
+        print("|---|---|---|---|")
+        print(f"| `/bin/true` | {base_single['true']:.2f} | {single['true']:.2f} | - |")
+        for fmt in ("png", "svg", "pdf"):
+            print(f"| one file in a new process, {fmt} | {base_single[fmt]:.2f} | {single[fmt]:.2f} | "
+                  f"{base_single[fmt] / single[fmt]:.2f} x |")
+        for name, label in [("png", "png"), ("svg", "svg"), ("pdf", "pdf"), ("png-2", "png, --jobs 2")]:
+            print(f"| a batch, per file, {label} | {base_batch[name]:.3f} | {batch[name]:.3f} | "
+                  f"{base_batch[name] / batch[name]:.2f} x |")
 
     print(f"\n| pipeline | scale | ms per signature | PNG bytes | peer / ours |")
     print("|---|---|---|---|---|")

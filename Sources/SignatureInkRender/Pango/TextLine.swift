@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CCairo
 import CPango
 import SignatureInk
 
