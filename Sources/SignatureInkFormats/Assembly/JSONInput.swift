@@ -65,7 +65,10 @@ enum JSONInput {
             return "unescaped control character U+\(String(byte, radix: 16, uppercase: true).leftPadded(to: 4))"
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return "malformed number"
-        case UInt8(ascii: "["), UInt8(ascii: "{") where nestingDepth(of: data, at: offset) > JSONReader.maxDepth:
+        case UInt8(ascii: "["), UInt8(ascii: "{"):
+            guard nestingDepth(of: data, at: offset) > JSONReader.maxDepth else {
+                return "unexpected character '\(Character(Unicode.Scalar(byte)))'"
+            }
             return "nested more than \(JSONReader.maxDepth) levels deep"
         case 0x80...:
             return "invalid UTF-8 or unexpected character"
