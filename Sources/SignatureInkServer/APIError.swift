@@ -18,6 +18,8 @@ struct APIError: Error, HTTPResponseError {
         let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
+        // A body that stopped arriving leaves the connection in an unknown place: it is closed after the answer.
+        if status == .requestTimeout { headers[.connection] = "close" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
@@ -40,16 +42,31 @@ extension Response {
 
 extension Request {
     /// The body, refused with 413 when its declared or actual length passes `limit`: a declared length is
-    /// checked before anything is read, and an undeclared (chunked) body stops being read at the limit.
-    mutating func boundedBody(limit: Int) async throws -> [UInt8] {
+    /// checked before anything is read, and an undeclared (chunked) body stops being read at the limit. A body
+    /// that has not arrived in full within `timeout` is refused with 408.
+    func boundedBody(limit: Int, timeout: Duration) async throws -> [UInt8] {
         if let declared = headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw APIError(.contentTooLarge, "the body is \(declared) bytes; this server accepts at most \(limit)")
         }
-        do {
-            let buffer = try await body.collect(upTo: limit)
-            return Array(buffer.readableBytesView)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError(.contentTooLarge, "the body is larger than \(limit) bytes, the most this server accepts")
+        let body = self.body
+        let arrived: [UInt8]? = try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
+            group.addTask {
+                do {
+                    return Array(try await body.collect(upTo: limit).readableBytesView)
+                } catch let error as HTTPError where error.status == .contentTooLarge {
+                    throw APIError(.contentTooLarge, "the body is larger than \(limit) bytes, the most this server accepts")
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
         }
+        guard let arrived else {
+            throw APIError(.requestTimeout, "the body did not arrive within \(timeout.components.seconds) seconds")
+        }
+        return arrived
     }
 }

@@ -50,22 +50,19 @@ public enum SignatureInkServer {
             return .bytes(asset.bytes, contentType: asset.contentType)
         }
         router.post("/render") { request, _ -> Response in
-            var request = request
-            let body = try await request.boundedBody(limit: configuration.maxBody)
+            let body = try await request.boundedBody(limit: configuration.maxBody, timeout: .seconds(configuration.requestTimeout))
             return try RenderRoute.render(body, query: request.uri.queryParameters, contentType: request.headers[.contentType],
                                           configuration: configuration)
         }
         router.post("/signatures") { request, _ -> Response in
-            var request = request
-            let body = try await request.boundedBody(limit: configuration.maxBody)
+            let body = try await request.boundedBody(limit: configuration.maxBody, timeout: .seconds(configuration.requestTimeout))
             return try SignatureRoute.save(body, configuration: configuration)
         }
         router.get("/consent/document") { _, _ -> Response in
             .bytes(document.canonicalJSON, contentType: "application/json; charset=utf-8")
         }
         router.post("/consent/sign") { request, _ -> Response in
-            var request = request
-            let body = try await request.boundedBody(limit: configuration.maxBody * 4)
+            let body = try await request.boundedBody(limit: configuration.maxBody * 4, timeout: .seconds(configuration.requestTimeout))
             return try ConsentRoute.sign(body, document: document, configuration: configuration)
         }
         return router
