@@ -117,6 +117,7 @@ let package = Package(
             dependencies: [
                 "SignatureInkServer", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(
