@@ -43,30 +43,17 @@ extension Response {
 extension Request {
     /// The body, refused with 413 when its declared or actual length passes `limit`: a declared length is
     /// checked before anything is read, and an undeclared (chunked) body stops being read at the limit. A body
-    /// that has not arrived in full within `timeout` is refused with 408.
-    func boundedBody(limit: Int, timeout: Duration) async throws -> [UInt8] {
+    /// that has not arrived in full within the request timeout (``RequestDeadlineHandler``) is refused with 408.
+    func boundedBody(limit: Int) async throws -> [UInt8] {
         if let declared = headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw APIError(.contentTooLarge, "the body is \(declared) bytes; this server accepts at most \(limit)")
         }
-        let body = self.body
-        let arrived: [UInt8]? = try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
-            group.addTask {
-                do {
-                    return Array(try await body.collect(upTo: limit).readableBytesView)
-                } catch let error as HTTPError where error.status == .contentTooLarge {
-                    throw APIError(.contentTooLarge, "the body is larger than \(limit) bytes, the most this server accepts")
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
+        do {
+            return Array(try await body.collect(upTo: limit).readableBytesView)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIError(.contentTooLarge, "the body is larger than \(limit) bytes, the most this server accepts")
+        } catch let timeout as RequestBodyTimeout {
+            throw APIError(.requestTimeout, "the body did not arrive within \(timeout.seconds) seconds")
         }
-        guard let arrived else {
-            throw APIError(.requestTimeout, "the body did not arrive within \(timeout.components.seconds) seconds")
-        }
-        return arrived
     }
 }
