@@ -243,7 +243,7 @@ def form_cell(driver, base, downloads):
     scrolled = driver.execute_script("return window.scrollY")
     check(scrolled > 20, "a finger dragged outside the canvas scrolls the page (by %s px)" % scrolled)
     before = driver.execute_script("return window.scrollY")
-    finger = [(60 + 12 * k, 70 + (25 if k % 4 < 2 else -25) * (k % 2) - 3 * k) for k in range(24)]
+    finger = [(60 + 12 * k, 100 + (25 if k % 4 < 2 else -25) * (k % 2) - k) for k in range(24)]
     touch(driver, canvas, finger)
     wait.until(lambda d: state(d) == "signed")
     after = driver.execute_script("return window.scrollY")
