@@ -123,6 +123,8 @@ let package = Package(
                 "SignatureInkServer", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             swiftSettings: strict),
         .testTarget(
