@@ -63,6 +63,7 @@ test-browser: deps
 	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q "selenium>=4.20"
 	@python3 -c "import yaml" 2>/dev/null || python3 -m pip install -q pyyaml
 	$(SWIFT) build --product signature-ink-server
+	$(SWIFT) build --product signature-ink
 	python3 Tests/Browser/test_pages.py "$$($(SWIFT) build --show-bin-path)/signature-ink-server"
 
 # Runs the HTTP server (signature-ink-server, release build) on 127.0.0.1:8080: the form cell page at /, the consent

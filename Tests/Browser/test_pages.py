@@ -9,7 +9,7 @@ Tests/Browser/artifacts/.
 
 Usage: python3 Tests/Browser/test_pages.py SERVER_BINARY      (make test-browser runs it)
 """
-import base64, json, os, re, signal, socket, struct, subprocess, sys, tempfile, time, urllib.error, urllib.request, zlib
+import base64, hashlib, json, os, re, signal, socket, struct, subprocess, sys, tempfile, time, urllib.error, urllib.request, zlib
 
 import yaml
 
@@ -259,7 +259,7 @@ def form_cell(driver, base, downloads):
     driver.set_window_size(900, 1000)
 
 
-def consent(driver, base, downloads):
+def consent(driver, base, downloads, server_binary):
     driver.get(base + "/consent")
     wait = WebDriverWait(driver, 10)
     step = lambda: driver.find_element(By.ID, "flow").get_attribute("data-step")
@@ -319,6 +319,28 @@ def consent(driver, base, downloads):
     check(data.startswith(b"%PDF") and checked == 0, "the signed consent PDF downloads and passes qpdf --check")
     check("Ada Lovelace" in text and "Charles Babbage" in text and "Signatures" in text,
           "the PDF names both signers")
+    click("download-record")
+    record_bytes = downloaded(downloads, "consent-record.json")
+    try:
+        record = json.loads(record_bytes)
+    except ValueError:
+        record = {}
+    check(record.get("pdfSHA256") == hashlib.sha256(data).hexdigest(), "the consent record carries the PDF's SHA-256")
+    check([d.get("decision") for d in record.get("decisions", [])] == ["allowed", "notNow"]
+          and record.get("sharing") == "investigatorOnly"
+          and [s.get("name") for s in record.get("signers", [])] == ["Ada Lovelace", "Charles Babbage"],
+          "the record holds the decisions, the sharing answer and the signers as walked")
+    # The command line checks every digest of the pair: the document's, each signature's and the PDF's.
+    cli = os.path.join(os.path.dirname(server_binary), "signature-ink")
+    check(os.path.exists(cli), "signature-ink is built beside the server (%s)" % cli)
+    if os.path.exists(cli):
+        folder = tempfile.mkdtemp()
+        open(os.path.join(folder, "record.json"), "wb").write(record_bytes)
+        open(os.path.join(folder, "consent.pdf"), "wb").write(data)
+        verified = subprocess.run([cli, "consent", "verify", os.path.join(folder, "record.json"),
+                                   os.path.join(folder, "consent.pdf")], capture_output=True, text=True)
+        check(verified.returncode == 0, "signature-ink consent verify accepts the record and the PDF (%s)"
+              % (verified.stdout + verified.stderr).strip()[:200])
 
 
 def http(base, method, path, body=None):
@@ -416,7 +438,7 @@ def main():
         driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
         try:
             form_cell(driver, base, downloads)
-            consent(driver, base, downloads)
+            consent(driver, base, downloads, server)
         finally:
             driver.quit()
         graceful_stop(process, port)
