@@ -58,11 +58,14 @@ test: deps
 	$(MAKE) test-browser
 
 # The server's pages in headless Chromium through chromedriver and selenium (installed with pip when missing):
-# the signature form cell's life cycle and the consent walk-through, drawn with real pointer input. Screenshots of
-# each state go to Tests/Browser/artifacts/.
+# the signature form cell's life cycle and the consent walk-through, drawn with real pen and touch input; the
+# OpenAPI description read with PyYAML (installed likewise) against the routes. Screenshots of each state go to
+# Tests/Browser/artifacts/.
 test-browser: deps
 	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q "selenium>=4.20"
+	@python3 -c "import yaml" 2>/dev/null || python3 -m pip install -q pyyaml
 	$(SWIFT) build --product signature-ink-server
+	$(SWIFT) build --product signature-ink
 	python3 Tests/Browser/test_pages.py "$$($(SWIFT) build --show-bin-path)/signature-ink-server"
 
 # Runs the HTTP server (signature-ink-server, release build) on 127.0.0.1:8080: the form cell page at /, the consent

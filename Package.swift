@@ -27,6 +27,9 @@ let package = Package(
         // The HTTP server (signature-ink-server) and its logs.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // The server's request deadline is a channel handler: NIO's event loop timers, HTTP parts as Hummingbird's.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
     ],
     targets: [
         // The geometry core: ink model, capture, processing. Swift only: no C, no Foundation.
@@ -81,6 +84,8 @@ let package = Package(
                 "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             resources: [.copy("Public")],
             swiftSettings: strict),
@@ -120,6 +125,9 @@ let package = Package(
             dependencies: [
                 "SignatureInkServer", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             swiftSettings: strict),
         .testTarget(

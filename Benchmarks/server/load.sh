@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Load on loopback against signature-ink-server's POST /render (PNG), with a real signature_pad body from
 # Tests/Fixtures/realink/signature-pad-chromium: wrk for DURATION seconds (default 60) with CONNECTIONS connections (default 2, one a core: more only queue behind the renders) on 2
-# threads, the server's resident memory sampled every 10 seconds, then 10 seconds of malformed bodies that must all
-# get a 4xx with the server still up. Uses a release build. Prints wrk's report and the memory samples.
+# threads, the server's resident memory sampled every 10 seconds, then 10 seconds of eight kinds of malformed body in
+# turn (syntax, ranges, truncated, XML entities, a bad colour, binary, empty, past --max-body) that must all get a
+# 4xx with the server still up. Uses a release build. Prints wrk's report, the answers by status and the memory.
 #
 #   Benchmarks/server/load.sh              (make load)
 #   DURATION=10 Benchmarks/server/load.sh
@@ -16,9 +17,18 @@ swift build -c release --product signature-ink-server 2>&1 | grep -Ev '^\[[0-9]+
 SERVER="$(swift build -c release --show-bin-path)/signature-ink-server"
 # A signature_pad toData() recorded in Chromium from real pen writing (six strokes); BODY picks another file.
 BODY=${BODY:-Tests/Fixtures/realink/signature-pad-chromium/dpr1/Cell-Structure-1-19.json}
-BAD=$(mktemp)
-trap 'rm -f "$BAD"; kill "$PID" 2>/dev/null || true' EXIT
-printf '{"format":"signature-ink","version":1,"channels":["x","y","t"],"strokes":[[[1,2,@]]]}' > "$BAD"
+BAD=$(mktemp -d)
+trap 'rm -rf "$BAD"; kill "$PID" 2>/dev/null || true' EXIT
+# Malformed bodies of every kind the decoders refuse, and one past --max-body.
+printf '{"format":"signature-ink","version":1,"channels":["x","y","t"],"strokes":[[[1,2,@]]]}' > "$BAD/syntax.json"
+printf '{"format":"signature-ink","version":1,"channels":["x","y","t"],"strokes":[[[1e308,2,0],[1,2,1e400]]]}' > "$BAD/range.json"
+head -c 3000 "$BODY" > "$BAD/truncated.json"
+printf '<?xml version="1.0"?><!DOCTYPE ink [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><ink><trace>&b;</trace></ink>' > "$BAD/entities.inkml"
+printf '[{"penColor":"bluish","points":[{"x":1,"y":2,"time":0}]}]' > "$BAD/colour.json"
+head -c 4096 /dev/urandom > "$BAD/binary.bin"
+printf '' > "$BAD/empty.json"
+head -c 1100000 /dev/zero | tr '\0' ' ' > "$BAD/too-large.json"
+BAD_BODIES=$(ls "$BAD"/* | paste -sd:)
 
 LOG_LEVEL=warning "$SERVER" --port "$PORT" &
 PID=$!
@@ -32,7 +42,8 @@ BODY_FILE="$BODY" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s Benchma
   "http://127.0.0.1:$PORT/render?format=png"
 wait "$SAMPLER" 2>/dev/null || true
 echo "server RSS at the end: $(rss)"
-echo "--- malformed bodies for 10 s (every answer must be a 4xx) ---"
-BODY_FILE="$BAD" wrk -t2 -c"$CONNECTIONS" -d10s -s Benchmarks/server/post.lua "http://127.0.0.1:$PORT/render?format=png"
-status=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data-binary @"$BAD" "http://127.0.0.1:$PORT/render")
-echo "a malformed body after the run: HTTP $status; server still up: $(kill -0 "$PID" && echo yes)"
+echo "--- $(ls "$BAD" | wc -l) kinds of malformed body in turn for 10 s (every answer must be a 4xx) ---"
+BAD_BODIES="$BAD_BODIES" wrk -t2 -c"$CONNECTIONS" -d10s -s Benchmarks/server/post.lua "http://127.0.0.1:$PORT/render?format=png"
+echo "server RSS after the malformed bodies: $(rss)"
+status=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data-binary @"$BODY" "http://127.0.0.1:$PORT/render")
+echo "a good body after the run: HTTP $status; server still up: $(kill -0 "$PID" && echo yes)"

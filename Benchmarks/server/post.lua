@@ -1,6 +1,38 @@
--- wrk script: POST the file named by BODY_FILE to the URL wrk is given.
+-- wrk script: POST the file named by BODY_FILE to the URL wrk is given. With BAD_BODIES (files separated by ':'),
+-- each request posts the next of those files instead, and the answers are counted by status and printed at the end.
 wrk.method = "POST"
-local file = assert(io.open(os.getenv("BODY_FILE"), "rb"))
-wrk.body = file:read("*a")
-file:close()
 wrk.headers["Content-Type"] = "application/json"
+
+local function read(name)
+  local file = assert(io.open(name, "rb"))
+  local text = file:read("*a")
+  file:close()
+  return text
+end
+
+local bad = os.getenv("BAD_BODIES")
+if bad == nil or bad == "" then
+  wrk.body = read(os.getenv("BODY_FILE"))
+else
+  local requests, threads, next = {}, {}, 0
+  for name in string.gmatch(bad, "[^:]+") do
+    table.insert(requests, wrk.format("POST", nil, nil, read(name)))
+  end
+  function setup(thread) table.insert(threads, thread) end
+  function init(args) statuses = {} end
+  function request()
+    next = next % #requests + 1
+    return requests[next]
+  end
+  function response(status, headers, body) statuses[status] = (statuses[status] or 0) + 1 end
+  function done(summary, latency, count)
+    local total = {}
+    for _, thread in ipairs(threads) do
+      for status, n in pairs(thread:get("statuses")) do total[status] = (total[status] or 0) + n end
+    end
+    local keys = {}
+    for status in pairs(total) do table.insert(keys, status) end
+    table.sort(keys)
+    for _, status in ipairs(keys) do io.write(string.format("HTTP %d: %d answers\n", status, total[status])) end
+  end
+end

@@ -18,6 +18,8 @@ struct APIError: Error, HTTPResponseError {
         let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
+        // A body that stopped arriving leaves the connection in an unknown place: it is closed after the answer.
+        if status == .requestTimeout { headers[.connection] = "close" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
@@ -40,16 +42,18 @@ extension Response {
 
 extension Request {
     /// The body, refused with 413 when its declared or actual length passes `limit`: a declared length is
-    /// checked before anything is read, and an undeclared (chunked) body stops being read at the limit.
-    mutating func boundedBody(limit: Int) async throws -> [UInt8] {
+    /// checked before anything is read, and an undeclared (chunked) body stops being read at the limit. A body
+    /// that has not arrived in full within the request timeout (``RequestDeadlineHandler``) is refused with 408.
+    func boundedBody(limit: Int) async throws -> [UInt8] {
         if let declared = headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw APIError(.contentTooLarge, "the body is \(declared) bytes; this server accepts at most \(limit)")
         }
         do {
-            let buffer = try await body.collect(upTo: limit)
-            return Array(buffer.readableBytesView)
+            return Array(try await body.collect(upTo: limit).readableBytesView)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw APIError(.contentTooLarge, "the body is larger than \(limit) bytes, the most this server accepts")
+        } catch let timeout as RequestBodyTimeout {
+            throw APIError(.requestTimeout, "the body did not arrive within \(timeout.seconds) seconds")
         }
     }
 }

@@ -13,14 +13,18 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a connection may stay idle (no request, or a request that stops sending) before it is closed;
     /// default 30.
     public var idleTimeout: Int
+    /// Seconds a request body may take to arrive in full, counted from the end of its headers; one that takes
+    /// longer (a client trickling bytes to hold a connection) gets 408 and the connection is closed; default 10.
+    public var requestTimeout: Int
 
     /// Creates a configuration.
     public init(host: String = "127.0.0.1", port: Int = 8080, maxBody: Int = 1 << 20, maxSamples: Int = 100_000,
-                idleTimeout: Int = 30) {
+                idleTimeout: Int = 30, requestTimeout: Int = 10) {
         self.host = host
         self.port = port
         self.maxBody = maxBody
         self.maxSamples = maxSamples
         self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
     }
 }

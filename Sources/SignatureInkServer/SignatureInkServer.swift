@@ -50,13 +50,11 @@ public enum SignatureInkServer {
             return .bytes(asset.bytes, contentType: asset.contentType)
         }
         router.post("/render") { request, _ -> Response in
-            var request = request
             let body = try await request.boundedBody(limit: configuration.maxBody)
             return try RenderRoute.render(body, query: request.uri.queryParameters, contentType: request.headers[.contentType],
                                           configuration: configuration)
         }
         router.post("/signatures") { request, _ -> Response in
-            var request = request
             let body = try await request.boundedBody(limit: configuration.maxBody)
             return try SignatureRoute.save(body, configuration: configuration)
         }
@@ -64,21 +62,22 @@ public enum SignatureInkServer {
             .bytes(document.canonicalJSON, contentType: "application/json; charset=utf-8")
         }
         router.post("/consent/sign") { request, _ -> Response in
-            var request = request
             let body = try await request.boundedBody(limit: configuration.maxBody * 4)
             return try ConsentRoute.sign(body, document: document, configuration: configuration)
         }
         return router
     }
 
-    /// The application: HTTP/1.1 on the configured address, connections closed after the idle timeout, logs
-    /// through swift-log.
+    /// The application: HTTP/1.1 on the configured address, request bodies cut off at the request timeout,
+    /// connections closed after the idle timeout, logs through swift-log.
     public static func application(configuration: ServerConfiguration, consentDocument: ConsentDocument? = nil,
                                    logger: Logger) throws -> some ApplicationProtocol {
         let router = try router(configuration: configuration, consentDocument: consentDocument)
         return Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [RequestDeadlineHandler(seconds: configuration.requestTimeout)],
+                idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "signature-ink-server"),
             logger: logger)
     }

@@ -27,13 +27,18 @@ struct SignatureInkServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds an idle connection stays open.")
     var idleTimeout = 30
 
+    @Option(name: .customLong("request-timeout"), help: "Seconds a request body may take to arrive; a slower one gets 408.")
+    var requestTimeout = 10
+
     @Option(name: .customLong("consent-document"), help: "The consent document of the consent pages (default: the sample study consent).")
     var consentDocument: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
         guard (1...(256 << 20)).contains(maxBody) else { throw ValidationError("--max-body must be in 1...268435456") }
-        guard maxSamples > 0, idleTimeout > 0 else { throw ValidationError("--max-samples and --idle-timeout must be positive") }
+        guard maxSamples > 0, idleTimeout > 0, requestTimeout > 0 else {
+            throw ValidationError("--max-samples, --idle-timeout and --request-timeout must be positive")
+        }
     }
 
     func run() async throws {
@@ -47,7 +52,8 @@ struct SignatureInkServerCommand: AsyncParsableCommand {
                 throw ValidationError("--consent-document \(path): \(error)")
             }
         }
-        let configuration = ServerConfiguration(host: host, port: port, maxBody: maxBody, maxSamples: maxSamples, idleTimeout: idleTimeout)
+        let configuration = ServerConfiguration(host: host, port: port, maxBody: maxBody, maxSamples: maxSamples, idleTimeout: idleTimeout,
+                                                requestTimeout: requestTimeout)
         let app = try SignatureInkServer.application(configuration: configuration, consentDocument: document, logger: logger)
         try await app.runService()
     }

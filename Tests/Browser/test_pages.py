@@ -9,7 +9,9 @@ Tests/Browser/artifacts/.
 
 Usage: python3 Tests/Browser/test_pages.py SERVER_BINARY      (make test-browser runs it)
 """
-import base64, os, re, socket, struct, subprocess, sys, tempfile, time, zlib
+import base64, hashlib, json, os, re, signal, socket, struct, subprocess, sys, tempfile, time, urllib.error, urllib.request, zlib
+
+import yaml
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -109,6 +111,58 @@ def draw(driver, element, strokes):
     actions.perform()
 
 
+def touch(driver, element, points, force=0.5):
+    """Drags one finger through points (CSS pixels from the element's top left, or from the page when element is
+    None) with Chromium's DevTools input: touch events the browser turns into pointer events and gestures."""
+    box = element.rect if element is not None else {"x": 0, "y": 0}
+    # Viewport coordinates: the element's page position less the page's scroll.
+    sx, sy = driver.execute_script("return [window.scrollX, window.scrollY]")
+    at = lambda p: [{"x": box["x"] - sx + p[0], "y": box["y"] - sy + p[1], "force": force, "radiusX": 4, "radiusY": 4}]
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": at(points[0])})
+    for p in points[1:]:
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": at(p)})
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def downloaded(folder, name):
+    """The bytes of a file the browser downloads into folder, once it is complete."""
+    path = os.path.join(folder, name)
+    for _ in range(100):
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            break
+        time.sleep(0.1)
+    data = open(path, "rb").read() if os.path.exists(path) else b""
+    if os.path.exists(path):
+        os.remove(path)
+    return data
+
+
+def check_record(data, digest, strokes, pointer, channels):
+    """Checks a downloaded stored record: the samples of every drawn point, with time, pressure and the pointer type."""
+    try:
+        record = json.loads(data)
+    except ValueError:
+        check(False, "the stored record downloads as JSON")
+        return
+    signature = record.get("signature", {})
+    check(record.get("digest") == digest, "the stored record carries the digest shown")
+    check(signature.get("format") == "signature-ink" and all(c in signature.get("channels", []) for c in channels),
+          "the record is the native format with the channels %s (%s)" % (", ".join(channels), signature.get("channels")))
+    kept = signature.get("strokes", [])
+    check(len(kept) == len(strokes) and all(len(k) >= len(s) for k, s in zip(kept, strokes)),
+          "every drawn point is a sample (%s samples for %s points)" % ([len(k) for k in kept], [len(s) for s in strokes]))
+    t = signature["channels"].index("t") if kept else 0
+    times = [sample[t] for stroke in kept for sample in stroke]
+    check(times and times[0] == 0 and all(a <= b for a, b in zip(times, times[1:])) and times[-1] > 0,
+          "sample times start at 0 and never go back")
+    check(signature.get("metadata", {}).get("pointerTypes") == ",".join([pointer] * len(strokes)),
+          "each stroke keeps its pointer type (%s)" % signature.get("metadata", {}).get("pointerTypes"))
+    if "pressure" in channels:
+        p = signature["channels"].index("pressure")
+        pressures = [sample[p] for stroke in kept for sample in stroke]
+        check(all(x is not None and 0 < x <= 1 for x in pressures), "every sample keeps its pressure")
+
+
 def state(driver):
     return driver.find_element(By.ID, "cell").get_attribute("data-state")
 
@@ -121,7 +175,7 @@ def wave(x0, x1, y, amplitude, steps=24):
     return [(x0 + (x1 - x0) * k / steps, y + amplitude * (1 if k % 4 < 2 else -1) * (k % 2)) for k in range(steps + 1)]
 
 
-def form_cell(driver, base):
+def form_cell(driver, base, downloads):
     driver.get(base + "/")
     wait = WebDriverWait(driver, 10)
     check(state(driver) == "inactive", "the cell starts inactive")
@@ -170,12 +224,42 @@ def form_cell(driver, base):
           "the ink spans the drawn columns (%.0f...%.0f for %.0f...%.0f)" % (min(xs), max(xs), min(p[0] for p in drawn), max(p[0] for p in drawn)))
     check(abs(min(ys) - min(p[1] for p in drawn)) < 8 and abs(max(ys) - max(p[1] for p in drawn)) < 8,
           "the ink spans the drawn rows (%.0f...%.0f for %.0f...%.0f)" % (min(ys), max(ys), min(p[1] for p in drawn), max(p[1] for p in drawn)))
+    digest = re.search(r"[0-9a-f]{64}", status).group(0) if re.search(r"[0-9a-f]{64}", status) else ""
+    driver.find_element(By.ID, "record").click()
+    check_record(downloaded(downloads, "signature-record.json"), digest, strokes, "pen",
+                 ["x", "y", "t", "pressure", "altitude", "azimuth"])
     driver.find_element(By.ID, "reenter").click()
     check(state(driver) == "active" and not saved.is_displayed(), "Re-enter Signature returns to an empty active cell")
+    check(not driver.find_element(By.ID, "record").is_displayed(), "Re-enter withdraws the stored record's link")
     shot(driver, "5-reenter")
 
+    # A finger: touch input through the browser. On a page taller than the window, a drag outside the canvas
+    # scrolls the page and one inside the canvas draws without scrolling.
+    driver.set_window_size(900, 420)
+    driver.execute_script("window.scrollTo(0, 0)")
+    intro = driver.find_element(By.CSS_SELECTOR, ".intro")
+    touch(driver, intro, [(40, 10 + 0 * k) for k in range(1)] + [(40, 10 - 12 * k) for k in range(1, 12)])
+    time.sleep(0.3)
+    scrolled = driver.execute_script("return window.scrollY")
+    check(scrolled > 20, "a finger dragged outside the canvas scrolls the page (by %s px)" % scrolled)
+    before = driver.execute_script("return window.scrollY")
+    finger = [(60 + 12 * k, 100 + (25 if k % 4 < 2 else -25) * (k % 2) - k) for k in range(24)]
+    touch(driver, canvas, finger)
+    wait.until(lambda d: state(d) == "signed")
+    after = driver.execute_script("return window.scrollY")
+    check(state(driver) == "signed" and after == before,
+          "a finger dragged inside the canvas draws and does not scroll (scroll %s -> %s)" % (before, after))
+    shot(driver, "5b-touch-signed")
+    driver.find_element(By.ID, "save").click()
+    wait.until(lambda d: state(d) == "saved")
+    status = driver.find_element(By.ID, "status").text
+    digest = re.search(r"[0-9a-f]{64}", status).group(0) if re.search(r"[0-9a-f]{64}", status) else ""
+    driver.find_element(By.ID, "record").click()
+    check_record(downloaded(downloads, "signature-record.json"), digest, [finger], "touch", ["x", "y", "t", "pressure"])
+    driver.set_window_size(900, 1000)
 
-def consent(driver, base):
+
+def consent(driver, base, downloads, server_binary):
     driver.get(base + "/consent")
     wait = WebDriverWait(driver, 10)
     step = lambda: driver.find_element(By.ID, "flow").get_attribute("data-step")
@@ -225,15 +309,8 @@ def consent(driver, base):
     wait.until(lambda d: step() == "done")
     shot(driver, "11-consent-done")
     # Download it as a person would: the link, into a folder.
-    downloads = tempfile.mkdtemp()
-    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
     click("download-pdf")
-    path = os.path.join(downloads, "consent.pdf")
-    for _ in range(100):
-        if os.path.exists(path) and os.path.getsize(path) > 0:
-            break
-        time.sleep(0.1)
-    data = open(path, "rb").read() if os.path.exists(path) else b""
+    data = downloaded(downloads, "consent.pdf")
     with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
         f.write(data)
         f.flush()
@@ -242,13 +319,111 @@ def consent(driver, base):
     check(data.startswith(b"%PDF") and checked == 0, "the signed consent PDF downloads and passes qpdf --check")
     check("Ada Lovelace" in text and "Charles Babbage" in text and "Signatures" in text,
           "the PDF names both signers")
+    click("download-record")
+    record_bytes = downloaded(downloads, "consent-record.json")
+    try:
+        record = json.loads(record_bytes)
+    except ValueError:
+        record = {}
+    check(record.get("pdfSHA256") == hashlib.sha256(data).hexdigest(), "the consent record carries the PDF's SHA-256")
+    check([d.get("decision") for d in record.get("decisions", [])] == ["allowed", "notNow"]
+          and record.get("sharing") == "investigatorOnly"
+          and [s.get("name") for s in record.get("signers", [])] == ["Ada Lovelace", "Charles Babbage"],
+          "the record holds the decisions, the sharing answer and the signers as walked")
+    # The command line checks every digest of the pair: the document's, each signature's and the PDF's.
+    cli = os.path.join(os.path.dirname(server_binary), "signature-ink")
+    check(os.path.exists(cli), "signature-ink is built beside the server (%s)" % cli)
+    if os.path.exists(cli):
+        folder = tempfile.mkdtemp()
+        open(os.path.join(folder, "record.json"), "wb").write(record_bytes)
+        open(os.path.join(folder, "consent.pdf"), "wb").write(data)
+        verified = subprocess.run([cli, "consent", "verify", os.path.join(folder, "record.json"),
+                                   os.path.join(folder, "consent.pdf")], capture_output=True, text=True)
+        check(verified.returncode == 0, "signature-ink consent verify accepts the record and the PDF (%s)"
+              % (verified.stdout + verified.stderr).strip()[:200])
+
+
+def http(base, method, path, body=None):
+    """(status, content type, body) of one request."""
+    request = urllib.request.Request(base + path, data=body, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.headers.get("Content-Type", ""), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Content-Type", ""), error.read()
+
+
+def http_checks(base, port):
+    """The OpenAPI description parses and each of its routes answers; a body that stops arriving gets 408."""
+    status, _, text = http(base, "GET", "/openapi.yaml")
+    try:
+        description = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        description = {}
+        print(error)
+    check(status == 200 and description.get("openapi", "").startswith("3."), "/openapi.yaml is valid YAML OpenAPI 3")
+    for path, methods in description.get("paths", {}).items():
+        concrete = path.replace("{name}", "form-cell.js")
+        for method in methods:
+            code, kind, _ = http(base, method.upper(), concrete, b"" if method == "post" else None)
+            answered = code == 200 if method == "get" else (400 <= code < 500 and code not in (404, 405) and kind.startswith("application/json"))
+            check(answered, "%s %s answers as described (%d)" % (method.upper(), path, code))
+    # A client that sends its headers and then trickles its declared body a byte every 0.2 s, which keeps an idle
+    # timeout from ever firing: 408 at the request timeout (1 s here), and the connection closed.
+    started = time.monotonic()
+    answer = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"POST /render HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n")
+        s.settimeout(0.2)
+        while time.monotonic() - started < 8:
+            try:
+                chunk = s.recv(4096)
+            except socket.timeout:
+                try:
+                    s.sendall(b" ")
+                except OSError:
+                    break
+                continue
+            except OSError:
+                break
+            if not chunk:
+                break
+            answer += chunk
+    elapsed = time.monotonic() - started
+    check(answer.startswith(b"HTTP/1.1 408") and b"application/json" in answer and elapsed < 3,
+          "a body trickled a byte at a time gets 408 at the request timeout and the connection closes (%.1f s: %r)"
+          % (elapsed, answer[:40]))
+
+
+def graceful_stop(process, port):
+    """SIGTERM while a request is being sent: the request is still answered, then the server exits with 0."""
+    body = open(os.path.join(here, "..", "Fixtures", "realink", "signature-pad-chromium", "dpr1",
+                             "Cell-Structure-1-19.json"), "rb").read()
+    answer = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"POST /render HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+                  % len(body) + body[:100])
+        time.sleep(0.2)
+        process.send_signal(signal.SIGTERM)
+        time.sleep(0.2)
+        s.sendall(body[100:])
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    check(answer.startswith(b"HTTP/1.1 200") and b"image/png" in answer,
+          "a request in flight at SIGTERM is still answered (%r)" % answer[:30])
+    check(process.wait(timeout=10) == 0, "the server stops gracefully on SIGTERM")
 
 
 def main():
     server = sys.argv[1]
     os.makedirs(artifacts, exist_ok=True)
     port = free_port()
-    process = subprocess.Popen([server, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    started = time.monotonic()
+    process = subprocess.Popen([server, "--port", str(port), "--request-timeout", "1"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
             try:
@@ -256,16 +431,21 @@ def main():
                 break
             except OSError:
                 time.sleep(0.1)
+        base = "http://127.0.0.1:%d" % port
+        http_checks(base, port)
         driver = browser()
+        downloads = tempfile.mkdtemp()
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
         try:
-            form_cell(driver, "http://127.0.0.1:%d" % port)
-            consent(driver, "http://127.0.0.1:%d" % port)
+            form_cell(driver, base, downloads)
+            consent(driver, base, downloads, server)
         finally:
             driver.quit()
+        graceful_stop(process, port)
     finally:
-        process.terminate()
-        check(process.wait(timeout=10) == 0, "the server stops gracefully on SIGTERM")
-    print("browser tests: %d failed" % len(failures))
+        if process.poll() is None:
+            process.kill()
+    print("browser tests: %d checks failed, %.1f s" % (len(failures), time.monotonic() - started))
     return 1 if failures else 0
 
 

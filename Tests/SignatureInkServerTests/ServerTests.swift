@@ -146,11 +146,15 @@ enum ServerFixture {
                 #expect(answer["digest"] as? String == SignatureRecord.digest(of: signature))
                 #expect(answer["strokes"] as? Int == signature.strokeCount)
                 #expect((answer["png"] as? String)?.hasPrefix("data:image/png;base64,") == true)
+                // The stored signature reads back to the same samples, whose digest is the one answered.
+                let stored = try InkDecoder().decode(Data((answer["signature"] as? String ?? "").utf8), as: .native).signature
+                #expect(stored.samples.count == signature.samples.count)
+                #expect(SignatureRecord.digest(of: stored) == answer["digest"] as? String)
             }
         }
     }
 
-    @Test func theOpenAPIDescriptionMatchesTheRoutes() throws {
+    @Test func theOpenAPIDescriptionMatchesTheRoutes() async throws {
         let router = try SignatureInkServer.router()
         let served = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
         let url = TestData.repositoryRoot.appendingPathComponent("Sources/SignatureInkServer/Public/openapi.yaml")
@@ -164,8 +168,17 @@ enum ServerFixture {
             }
         }
         #expect(described == served, "described \(described.sorted()), served \(served.sorted())")
-        let router2 = ["format", "scale", "width", "height", "pen-color", "background", "padding", "view-mode", "input-format"]
-        #expect(renderParameters == Set(router2))
+        // The parameters /render reads, as the route itself lists them when it refuses an unknown one.
+        let accepted: Set<String> = try await ServerFixture.app().test(.router) { client in
+            try await client.execute(uri: "/render?no-such-parameter=1", method: .post, body: ByteBuffer(bytes: ServerFixture.native)) { response in
+                #expect(response.status == .badRequest)
+                let message = ServerFixture.json(response.body)["error"] as? String ?? ""
+                let list = message.components(separatedBy: "expected one of ").last ?? ""
+                return Set(list.components(separatedBy: ", "))
+            }
+        }
+        #expect(accepted.count > 5)
+        #expect(renderParameters == accepted, "described \(renderParameters.sorted()), read \(accepted.sorted())")
     }
 
     @Test func theEmbeddedConsentDocumentIsTheSample() throws {

@@ -157,7 +157,10 @@ function buildCell(root) {
                  node("button", { type: "button", id: "clear", disabled: "" }, "Clear"),
                  node("button", { type: "button", id: "save", disabled: "" }, "Save"),
                  node("button", { type: "button", id: "reenter" }, "Re-enter Signature"));
-  root.replaceChildren(header, pad, actions, node("p", { class: "status", id: "status", role: "status", "aria-live": "polite" }));
+  const record = node("a", { id: "record", class: "download", download: "signature-record.json", hidden: "" },
+                      "Download the stored record");
+  root.replaceChildren(header, pad, actions, node("p", { class: "status", id: "status", role: "status", "aria-live": "polite" }),
+                       record);
 }
 
 /** The cell's life cycle around a pad. `onSaved` gets the server's answer. */
@@ -169,6 +172,7 @@ class SignatureCell {
     this.pad = new SignaturePad(root.querySelector("canvas"), () => this.inked());
     this.saved = root.querySelector("#saved");
     this.status = root.querySelector("#status");
+    this.record = root.querySelector("#record");
     root.querySelector(".pad").addEventListener("pointerdown", () => { if (this.state === "inactive") this.set("active"); });
     root.querySelector("#cancel").addEventListener("click", () => { this.pad.clear(); this.set("inactive"); });
     root.querySelector("#clear").addEventListener("click", () => { this.pad.clear(); this.set("active"); });
@@ -176,6 +180,7 @@ class SignatureCell {
     root.querySelector("#reenter").addEventListener("click", () => {
       this.pad.clear();
       this.saved.hidden = true;
+      this.forgetRecord();
       this.set("active");
     });
     this.set("inactive");
@@ -190,6 +195,12 @@ class SignatureCell {
     this.root.querySelector("#save").disabled = !inked;
     if (state === "active" || state === "inactive") this.status.textContent = "";
     if (state === "active") requestAnimationFrame(() => this.pad.resize());
+  }
+
+  forgetRecord() {
+    if (this.record.href) URL.revokeObjectURL(this.record.href);
+    this.record.removeAttribute("href");
+    this.record.hidden = true;
   }
 
   inked() { if (this.state === "active" || this.state === "signed") this.set(this.pad.hasInk ? "signed" : "active"); }
@@ -207,6 +218,13 @@ class SignatureCell {
       this.saved.hidden = false;
       this.saved.dataset.digest = answer.digest;
       this.status.textContent = "Saved: SHA-256 " + answer.digest;
+      // The stored record as the server keeps it: the native document (text as answered, so it reads back to
+      // the same digest), the digest and the save time.
+      const text = '{"digest":' + JSON.stringify(answer.digest) + ',"savedAt":' + JSON.stringify(answer.savedAt)
+        + ',"signature":' + answer.signature + "}\n";
+      this.forgetRecord();
+      this.record.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+      this.record.hidden = false;
       this.set("saved");
       if (this.onSaved) this.onSaved(native, answer);
     } catch (error) {
