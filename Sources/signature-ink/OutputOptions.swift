@@ -30,7 +30,7 @@ struct OutputTarget: Sendable {
         switch (output, outDir) {
         case (nil, nil): throw ValidationError("Give an output: -o FILE or --out-dir DIR.")
         case (.some, .some): throw ValidationError("Give either -o FILE or --out-dir DIR, not both.")
-        case (.some, nil) where inputs.count > 1 || inputs.contains(where: FileManager.default.isDirectory):
+        case (.some, nil) where inputs.count > 1 || inputs.contains(where: InputExpander.isDirectory):
             throw ValidationError("Several inputs need --out-dir DIR.")
         default: break
         }

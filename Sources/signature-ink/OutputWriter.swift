@@ -76,9 +76,8 @@ enum OutputWriter {
         return Staged(path: path, temporary: temporary)
     }
 
-    /// Creates `directory` and its parents unless this process already did (or found it).
-    /// Creates `directory` and the folders above it that are missing, as `mkdir -p` does; returns `nil`, or why a
-    /// folder could not be made.
+    /// Creates `directory` and the folders above it that are missing, as `mkdir -p` does, unless this process already
+    /// did (or found it); returns `nil`, or why a folder could not be made.
     private static func makeDirectory(_ directory: String) -> String? {
         if directory.isEmpty || madeDirectories.withLock({ $0.contains(directory) }) { return nil }
         var prefix = directory.hasPrefix("/") ? "/" : ""

@@ -28,7 +28,7 @@ enum QuickRender {
             }
         }
         guard let input, let output, !input.isEmpty, !output.isEmpty, !input.hasPrefix("-"), !output.hasPrefix("-"),
-              !FileManager.default.isDirectory(input) else { return nil }
+              !InputExpander.isDirectory(input) else { return nil }
         return RenderJob(inputs: [input], loader: InputLoader(limits: .default, format: nil),
                          output: OutputTarget(output: output, outDir: nil), settings: .defaults, batch: BatchSettings(),
                          limits: .default, frames: nil, ndjson: false)

@@ -114,10 +114,3 @@ struct RenderJob: Sendable {
         }
     }
 }
-
-extension FileManager {
-    func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
-    }
-}

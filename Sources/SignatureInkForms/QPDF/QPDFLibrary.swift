@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CQPDF
+import SignatureInkRender
 
 /// qpdf's functions, opened on first use rather than linked.
 ///
@@ -9,19 +10,8 @@ import CQPDF
 /// ``QPDFFile`` opens it instead, once. The functions' types come from qpdf's header (`CQPDF/shim.h`).
 enum QPDFLibrary {
     /// The function table, or why qpdf could not be opened.
-    static let loaded: Result<Table, PDFFormError> = {
-        let table = UnsafeMutablePointer<SIQPDF>.allocate(capacity: 1)
-        defer { table.deallocate() }
-        if let failure = si_qpdf_load(table) {
-            return .failure(.qpdf("the library could not be loaded (\(String(cString: failure))); Debian's libqpdf29 "
-                                  + "has it"))
-        }
-        return .success(Table(functions: table.pointee))
-    }()
-
-    /// The table, which holds plain C function addresses and never changes once filled.
-    struct Table: @unchecked Sendable {
-        let functions: SIQPDF
+    static let loaded: Result<CFunctionTable<SIQPDF>, PDFFormError> = CFunctionTable.load(si_qpdf_load).mapError {
+        .qpdf("the library could not be loaded (\($0.message)); Debian's libqpdf29 has it")
     }
 }
 

@@ -9,19 +9,8 @@ import CPango
 /// reuse the table. The functions' types come from Pango's headers (`CPango/shim.h`).
 enum PangoLibrary {
     /// The function table, or why Pango could not be opened.
-    static let loaded: Result<Table, RenderError> = {
-        let table = UnsafeMutablePointer<SIPango>.allocate(capacity: 1)
-        defer { table.deallocate() }
-        if let failure = si_pango_load(table) {
-            return .failure(.text("Pango could not be loaded (\(String(cString: failure))); Debian's libpango-1.0-0 "
-                                  + "and libpangocairo-1.0-0 have it"))
-        }
-        return .success(Table(functions: table.pointee))
-    }()
-
-    /// The table, which holds plain C function addresses and never changes once filled.
-    struct Table: @unchecked Sendable {
-        let functions: SIPango
+    static let loaded: Result<CFunctionTable<SIPango>, RenderError> = CFunctionTable.load(si_pango_load).mapError {
+        .text("Pango could not be loaded (\($0.message)); Debian's libpango-1.0-0 and libpangocairo-1.0-0 have it")
     }
 }
 

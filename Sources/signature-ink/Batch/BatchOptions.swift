@@ -24,9 +24,6 @@ struct BatchOptions: ParsableArguments {
 
     /// The flags as plain values.
     var settings: BatchSettings { BatchSettings(jobs: jobs, include: include, quiet: quiet, manifest: manifest) }
-
-    /// The number of worker threads to use.
-    var workerCount: Int { settings.workerCount }
 }
 
 /// How a batch runs, as plain values; each field is the flag of the same name.

@@ -21,8 +21,7 @@ enum InputExpander {
     static func expand(_ arguments: [String], include: [String]) -> [BatchInput] {
         var out: [BatchInput] = []
         for argument in arguments {
-            var info = stat()
-            guard stat(argument, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            guard isDirectory(argument) else {
                 out.append(BatchInput(path: argument, relativeStem: stem(of: argument)))
                 continue
             }
@@ -60,6 +59,12 @@ enum InputExpander {
                 found.append(below)
             }
         }
+    }
+
+    /// Whether `path` is a directory (a symbolic link to one counts).
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// The file name without its last extension.
