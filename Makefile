@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SAMPLES := $(wildcard SampleStrokes/*.json)
 
-.PHONY: all deps build release test test-browser server load docs demo bench bench-check bench-update fuzz sanitize clean
+.PHONY: all deps build release test test-browser test-release server load docs demo bench bench-check bench-update fuzz sanitize clean
 
 all: build
 
@@ -13,6 +13,7 @@ deps:
 	@command -v $(SWIFT) >/dev/null || { echo "error: swift is not on PATH; install Swift 6.1 or newer." >&2; exit 1; }
 	@missing=""; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
+	command -v ld.gold >/dev/null && command -v readelf >/dev/null || missing="$$missing binutils"; \
 	pkg-config --exists cairo 2>/dev/null || missing="$$missing libcairo2-dev"; \
 	pkg-config --exists libpng 2>/dev/null || missing="$$missing libpng-dev"; \
 	pkg-config --exists pangocairo 2>/dev/null || missing="$$missing libpango1.0-dev"; \
@@ -38,10 +39,12 @@ build: deps
 	$(SWIFT) build
 
 # The command-line tool as users should run it, built to start fast (see BENCHMARKS.md): optimised; the Swift
-# runtime, FoundationEssentials and the C++ runtime linked in statically (Cairo and libpng stay system libraries);
-# a position-dependent executable, which leaves the loader 85,000 fewer relocations to apply at start; no exported
-# symbols; and linked by Scripts/link-release with --as-needed, so that Pango and qpdf, which the engine opens only
-# when text is drawn or a form is signed, are not loaded by every process.
+# runtime, FoundationEssentials and the C++ runtime linked in statically; Cairo, libpng and fontconfig linked in from
+# the archives of their Debian development packages (SIGNATURE_INK_SHARED_CAIRO=1 links the shared ones); a
+# position-dependent executable, which leaves the loader 85,000 fewer relocations to apply at start; exporting only
+# the Cairo, fontconfig and FreeType functions that Pango must share; and linked by Scripts/link-release with
+# --as-needed, so that Pango and qpdf, which the engine opens only when text is drawn or a form is signed, are not
+# loaded by every process.
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie \
 	-Xswiftc -ld-path=$(CURDIR)/Scripts/link-release -Xlinker --no-export-dynamic
 release: deps
@@ -56,6 +59,7 @@ test: deps
 	@rm -f .build-log.txt
 	$(SWIFT) test
 	$(MAKE) test-browser
+	$(MAKE) test-release
 
 # The server's pages in headless Chromium through chromedriver and selenium (installed with pip when missing):
 # the signature form cell's life cycle and the consent walk-through, drawn with real pen and touch input; the
@@ -67,6 +71,13 @@ test-browser: deps
 	$(SWIFT) build --product signature-ink-server
 	$(SWIFT) build --product signature-ink
 	python3 Tests/Browser/test_pages.py "$$($(SWIFT) build --show-bin-path)/signature-ink-server"
+
+# The tool as `make release` links it against the development build the tests run: the same bytes, errors and exit
+# status for images, text, consent documents, forms and a batch, and no Cairo shared library loaded at start.
+test-release: release
+	$(SWIFT) build --product signature-ink
+	Tests/Release/agreement.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/signature-ink" \
+		"$$($(SWIFT) build --show-bin-path)/signature-ink"
 
 # Runs the HTTP server (signature-ink-server, release build) on 127.0.0.1:8080: the form cell page at /, the consent
 # pages at /consent, POST /render.

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The command-line tool as `make release` builds it (Cairo, libpng and fontconfig linked in from their archives,
+# Pango and qpdf opened on first use; Scripts/link-release) against the development build the Swift tests run:
+# every command below must write byte-identical files, print the same errors and exit with the same status, and
+# the release binary must start without loading Cairo's shared libraries.
+#
+#   Tests/Release/agreement.sh RELEASE_BINARY DEVELOPMENT_BINARY      (make test-release)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+release="$1" development="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failed=0
+
+needed="$(readelf -d "$release" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+for library in libcairo libpng libfontconfig libfreetype libpango libqpdf libX11; do
+    case " $needed" in *" $library"*)
+        echo "FAIL: the release binary loads $library at start (needed: $needed)"; failed=1 ;;
+    esac
+done
+
+pad=Tests/Fixtures/realink/signature-pad-chromium
+pad_file="$pad/dpr1/Hello-World-1-01.json"
+printf 'not json\n' > "$work/bad.json"
+mkdir -p "$work/batch"
+cp SampleStrokes/pressure.json SampleStrokes/dotted-i.json "$work/bad.json" "$work/batch/"
+
+# Each case: a name, then the arguments; OUT stands for the case's output folder.
+cases=(
+    "png|render SampleStrokes/pressure.json -o OUT/ink.png"
+    "png-2x|render SampleStrokes/long-name.json -o OUT/ink.png --scale 2 --pen-color #1a237e --background #ffffff"
+    "svg|render SampleStrokes/tilt.json -o OUT/ink.svg"
+    "pdf|render SampleStrokes/fast-scribble.json -o OUT/ink.pdf"
+    "signature-pad|render $pad_file -o OUT/ink.png"
+    "text-png|render SampleStrokes/pressure.json -o OUT/text.png --signature-line --x-mark --watermark COPY --timestamp"
+    "text-pdf|render SampleStrokes/pressure.json -o OUT/text.pdf --signature-line --watermark COPY --timestamp"
+    "text-svg|render SampleStrokes/pressure.json -o OUT/text.svg --signature-line --watermark COPY --timestamp"
+    "batch|render $work/batch --out-dir OUT --jobs 2 --quiet"
+    "bad-input|render $work/bad.json -o OUT/bad.png"
+    "consent|consent SampleStrokes/consent/study-consent.json --sign participant=SampleStrokes/long-name.json --name participant=Ada --sign investigator=SampleStrokes/short-name.json --name investigator=Charles --date 2026-11-25T14:30:00+01:00 --sharing investigatorOnly -o OUT/signed.pdf --record OUT/signed.json"
+    "consent-preview|consent preview SampleStrokes/consent/study-consent.json --page 1 -o OUT/page-1.png"
+    "form|sign Tests/Fixtures/forms/simple.pdf --ink SampleStrokes/long-name.json --field Signature1 --name Ada --date 2026-11-25 -o OUT/form.pdf"
+)
+run() {  # binary, folder, arguments with OUT
+    local binary="$1" folder="$2"; shift 2
+    mkdir -p "$folder"
+    local status=0
+    # shellcheck disable=SC2068
+    "$binary" ${@//OUT/$folder} > "$folder.stdout" 2> "$folder.stderr" || status=$?
+    echo "$status" > "$folder.status"
+    # Paths differ between the two runs; the rest of each message must not.
+    sed -i "s|$folder|OUT|g" "$folder.stdout" "$folder.stderr"
+}
+for entry in "${cases[@]}"; do
+    name="${entry%%|*}"
+    IFS=' ' read -r -a arguments <<< "${entry#*|}"
+    run "$release" "$work/release-$name" "${arguments[@]}"
+    run "$development" "$work/development-$name" "${arguments[@]}"
+    a="$work/release-$name" b="$work/development-$name"
+    if ! diff -r "$a" "$b" > /dev/null || ! cmp -s "$a.stderr" "$b.stderr" || ! cmp -s "$a.stdout" "$b.stdout" \
+        || ! cmp -s "$a.status" "$b.status"; then
+        echo "FAIL: $name: the release build's output differs from the development build's"
+        diff -r "$a" "$b" || true
+        diff "$a.stderr" "$b.stderr" || true
+        diff "$a.status" "$b.status" || true
+        failed=1
+    elif [ -z "$(ls -A "$a")" ] && [ "$name" != bad-input ]; then
+        echo "FAIL: $name wrote nothing: $(cat "$a.stderr")"; failed=1
+    else
+        echo "ok: $name ($(ls "$a" | wc -l) files, exit status $(cat "$a.status"))"
+    fi
+done
+# The batch went on past the bad file: two images, exit status 1.
+[ "$(cat "$work/release-batch.status")" = 1 ] && [ "$(ls "$work/release-batch" | wc -l)" = 2 ] \
+    || { echo "FAIL: batch: expected exit status 1 and two images"; failed=1; }
+[ "$(cat "$work/release-bad-input.status")" = 1 ] || { echo "FAIL: bad-input: expected exit status 1"; failed=1; }
+exit "$failed"
