@@ -55,6 +55,8 @@ let package = Package(
         .systemLibrary(
             name: "CPango", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev"]), .brew(["pango"])]),
+        // glibc's allocator settings, for the command line's batches.
+        .systemLibrary(name: "CHeap"),
         .systemLibrary(
             name: "CQPDF", pkgConfig: "libqpdf",
             providers: [.apt(["libqpdf-dev"]), .brew(["qpdf"])]),
@@ -74,7 +76,7 @@ let package = Package(
             name: "signature-ink",
             dependencies: [
                 "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent", "SignatureInkForms",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CHeap", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         // The HTTP server's routes, pages and limits; a separate executable keeps the command-line tool small.

@@ -21,6 +21,7 @@ enum BatchJob {
         let manifest = try batch.manifest.map { (path) throws(InputFailure) in try ManifestWriter(path: path) }
         let wantsDigest = manifest != nil
         let failures = FailureCount()
+        if planned.count > 1 { HeapReuse.keepFreedMemory() }
 
         // One input needs no worker threads (nor the count of cores).
         BatchRunner(jobs: planned.count <= 1 ? 1 : batch.workerCount).run(count: planned.count, work: { i in

@@ -26,6 +26,7 @@ struct NDJSONStream {
 
     /// Runs until standard input ends. Returns the number of failed lines.
     func run() -> Int {
+        HeapReuse.keepFreedMemory()
         var reader = LineReader(fd: STDIN_FILENO, maxBytes: loader.limits.maxBytes)
         var lineNumber = 0
         var failed = 0
