@@ -64,7 +64,7 @@ struct RenderCommand: ParsableCommand {
 }
 
 /// One `render` run, as plain values: what ``RenderCommand`` parsed, or what ``QuickRender`` read from a command
-/// line that gives one input, `-o` and nothing else.
+/// line that gives one input, `-o` or `--out-dir`, and no render flag.
 struct RenderJob: Sendable {
     var inputs: [String]
     var loader: InputLoader

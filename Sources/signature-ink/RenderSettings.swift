@@ -4,7 +4,7 @@ import SignatureInk
 import SignatureInkRender
 
 /// How a signature is drawn, as plain values: what ``RenderFlags`` parsed, or the defaults for a command line
-/// that gives no flag (``QuickRender``). Each field is the flag of the same name; `nil` and `false` mean the flag
+/// that gives no render flag (``QuickRender``). Each field is the flag of the same name; `nil` and `false` mean the flag
 /// was not given.
 struct RenderSettings: Equatable, Sendable {
     var format: String?

@@ -59,3 +59,48 @@ import Testing
         #expect(r.stderr.contains("Several inputs need --out-dir"), "\(r.stderr)")
     }
 }
+
+/// `render INPUT --out-dir DIR` with `--jobs N` and `--quiet` is read without ArgumentParser too; with a render flag
+/// at its default it goes through ArgumentParser. Both must write the same files and report the same failures.
+@Suite struct QuickBatchTests {
+    /// A folder of two real recordings and one broken file.
+    static func inputs(in dir: TemporaryDirectory) throws -> String {
+        let text = try String(contentsOfFile: QuickRenderTests.recording, encoding: .utf8)
+        _ = try dir.write("in/a.json", text)
+        _ = try dir.write("in/b.json", text.replacingOccurrences(of: "\"minWidth\"", with: "\"minWidth\" "))
+        _ = try dir.write("in/c.json", "{\"format\":\"signature-ink\",\"version\":1,\n\"strokes\":[[[1,2,@]]]}")
+        return dir.path("in")
+    }
+
+    static func files(in folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            files[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+        }
+        return files
+    }
+
+    @Test(arguments: [[], ["--jobs", "2"], ["--quiet", "--jobs", "1"]])
+    func aBatchWritesWhatTheParsedOneWrites(flags: [String]) throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.inputs(in: dir)
+        let quick = try CLIRunner.run(["render", input, "--out-dir", dir.path("quick")] + flags)
+        let parsed = try CLIRunner.run(["render", "--out-dir", dir.path("parsed"), input, "--padding", "16"] + flags)
+        #expect(quick.status == 1 && parsed.status == 1, "\(quick.stderr)")
+        let a = try Self.files(in: dir.path("quick")), b = try Self.files(in: dir.path("parsed"))
+        #expect(a.keys.sorted() == ["a.png", "b.png"])
+        #expect(a == b)
+        let failure = { (r: CLIRunner.Result) in r.stderr.split(separator: "\n").filter { $0.hasPrefix(input) } }
+        #expect(failure(quick).count == 1 && failure(quick) == failure(parsed), "\(quick.stderr)")
+        #expect(flags.contains("--quiet") == !quick.stderr.contains("done: 2, failed: 1"), "\(quick.stderr)")
+    }
+
+    @Test(arguments: ["0", "2000", "x", "-1"])
+    func aJobCountOutsideItsRangeIsRefusedAsBefore(jobs: String) throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.inputs(in: dir)
+        let r = try CLIRunner.run(["render", input, "--out-dir", dir.path("out"), "--jobs", jobs])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("out")))
+    }
+}
