@@ -127,8 +127,7 @@ struct HuffmanCode {
             lengths[used == 0 ? 1 : 0] = 1
             return
         }
-        var sorted = UnsafeMutableBufferPointer(start: keys, count: n)
-        sorted.sort()
+        heapSort(keys, count: n)
         let weights = workspace.weights, parents = workspace.parents, depths = workspace.depths
         for i in 0..<n { weights[i] = keys[i] >> 16 }
         while true {
@@ -170,5 +169,34 @@ struct HuffmanCode {
             }
         }
         return lengths
+    }
+
+    /// Sorts `count` keys in place, ascending, without allocating (heapsort). The standard library's `sort()` on
+    /// the same buffer allocates its merge buffer: an encoded image went from 1 allocation to 5, which the
+    /// encoder's allocation thresholds refuse, for 14 % fewer instructions in this function (0.2 % of a batch).
+    static func heapSort(_ a: UnsafeMutablePointer<UInt64>, count: Int) {
+        func siftDown(_ start: Int, _ end: Int) {
+            var root = start
+            while 2 * root + 1 < end {
+                var child = 2 * root + 1
+                if child + 1 < end, a[child] < a[child + 1] { child += 1 }
+                guard a[root] < a[child] else { return }
+                a.swapAt(root, child)
+                root = child
+            }
+        }
+        for start in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(start, count) }
+        for end in stride(from: count - 1, to: 0, by: -1) {
+            a.swapAt(0, end)
+            siftDown(0, end)
+        }
+    }
+}
+
+private extension UnsafeMutablePointer where Pointee == UInt64 {
+    func swapAt(_ i: Int, _ j: Int) {
+        let t = self[i]
+        self[i] = self[j]
+        self[j] = t
     }
 }
