@@ -105,8 +105,8 @@ public struct SignatureRenderer: Sendable {
         }
         let surface = try CairoSurface(image: .a8, width: window.width, height: window.height)
         let context = try CairoContext(surface: surface)
-        context.translate(-Double(window.x), -Double(window.y))
-        context.scale(options.scale, options.scale)
+        // The path is placed in the window's pixels as it is handed over; the context's matrix stays the identity.
+        let scale = options.scale, offset = Point(-Double(window.x), -Double(window.y))
         if scene.ink.hasSignaturePadInk { context.setTolerance(Scene.signaturePadTolerance) }
         if layered {
             for run in scene.ink.paints {
@@ -115,14 +115,14 @@ public struct SignatureRenderer: Sendable {
                 context.setSource(Color(red: 0, green: 0, blue: 0, alpha: alpha))
                 context.setErasing(run.blend == .erase)
                 for fill in scene.ink.fills(of: run) {
-                    context.append(scene.ink.path.elements[fill])
+                    context.append(scene.ink.path.elements[fill], scale: scale, offset: offset)
                     context.fillNonZero()
                 }
             }
             context.setErasing(false)
         } else {
             context.setSource(.black)
-            context.append(scene.ink.path)
+            context.append(scene.ink.path.elements[...], scale: scale, offset: offset)
             context.fillNonZero()
         }
         try context.check()
