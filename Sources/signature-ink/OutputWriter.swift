@@ -126,12 +126,38 @@ enum OutputWriter {
 
     /// `path` made absolute, with `.` and `..` taken away as written (no file system access).
     static func standardized(_ path: String) -> String {
-        var parts: [Substring] = []
         let absolute = path.hasPrefix("/") ? path : currentDirectory + "/" + path
+        // Most paths are already in this form: one pass over the bytes rather than splitting and joining, which
+        // took 32 K instructions a path, 2 % of a batch.
+        if isStandard(absolute) { return absolute }
+        var parts: [Substring] = []
         for part in absolute.split(separator: "/") where part != "." {
             if part == ".." { _ = parts.popLast() } else { parts.append(part) }
         }
         return joined(parts[...])
+    }
+
+    /// Whether an absolute path is its own standard form: `/`, or `/` and names with no empty name (doubled or
+    /// trailing slash), `.` or `..`.
+    static func isStandard(_ path: String) -> Bool {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        let bytes = path.utf8
+        guard bytes.first == slash else { return false }
+        if bytes.count == 1 { return true }
+        // The name being read: its length, and whether it is all dots.
+        var length = 0
+        var dotsOnly = true
+        for b in bytes.dropFirst() {
+            if b == slash {
+                if length == 0 || (dotsOnly && length <= 2) { return false }
+                length = 0
+                dotsOnly = true
+            } else {
+                length += 1
+                if b != dot { dotsOnly = false }
+            }
+        }
+        return length > 0 && !(dotsOnly && length <= 2)
     }
 
     /// The working directory, read once.

@@ -72,6 +72,18 @@ import Testing
         #expect(try String(contentsOfFile: a, encoding: .utf8) == good)
     }
 
+    /// The output is compared with the input in standard form, whether or not it is written that way.
+    @Test(arguments: ["/sub/../sig.json", "/./sig.json", "//sig.json", "/sub/./../sig.json"])
+    func anInputIsNeverOverwrittenWhateverItsSpelling(spelling: String) throws {
+        let dir = try TemporaryDirectory()
+        let a = try dir.write("sig.json", good)
+        _ = try dir.write("sub/keep", "")
+        let r = try CLIRunner.run(["render", a, "-o", dir.url.path + spelling])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("is an input; refusing to overwrite it"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: a, encoding: .utf8) == good)
+    }
+
     @Test(arguments: [
         (["render", "x.json"], "Give an output"),
         (["render", "x.json", "y.json", "-o", "z.png"], "Several inputs need --out-dir"),
