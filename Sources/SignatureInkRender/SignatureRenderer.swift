@@ -94,13 +94,14 @@ public struct SignatureRenderer: Sendable {
         var inkColor = scene.inkColor
         let fillAlpha = inkColor.alpha
         if layered { inkColor.alpha = 255 }
-        let palette = CoveragePNGEncoder.palette(ink: inkColor.withOpacity(options.opacity),
-                                                 background: options.background)
+        let ink = inkColor.withOpacity(options.opacity), background = options.background
         let pixels = width * height
         guard window.width > 0, window.height > 0 else {
             // No ink in the image: nothing to draw.
             return try EncoderPool.shared.withEncoder(pixels: pixels) { (encoder) throws(RenderError) in
-                try encoder.encode(ByteRows.blank(width: width, height: height), palette: palette, metadata: metadata)
+                let palette = encoder.palette(ink: ink, background: background)
+                return try encoder.encode(ByteRows.blank(width: width, height: height), palette: palette,
+                                          metadata: metadata)
             }
         }
         let surface = try CairoSurface(image: .a8, width: window.width, height: window.height)
@@ -131,7 +132,8 @@ public struct SignatureRenderer: Sendable {
             guard let base = coverage.baseAddress else { throw .cairo("image surface has no data") }
             let image = ByteRows(base: base, width: width, height: height, stride: stride, window: window)
             return try EncoderPool.shared.withEncoder(pixels: pixels) { (encoder) throws(RenderError) in
-                try encoder.encode(image, palette: palette, metadata: metadata)
+                let palette = encoder.palette(ink: ink, background: background)
+                return try encoder.encode(image, palette: palette, metadata: metadata)
             }
         }
     }

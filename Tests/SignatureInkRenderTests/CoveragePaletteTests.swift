@@ -93,4 +93,20 @@ import Testing
             }
         }
     }
+
+    /// An encoder keeps the last palette it made: every call, in any order of colours and on a copy of the
+    /// encoder too, answers what the palette function gives for those colours.
+    @Test func anEncodersKeptPaletteIsTheOneForItsColours() {
+        var encoder = CoveragePNGEncoder()
+        let calls = Self.cases.map { ($0.ink, $0.background) } + Self.cases.reversed().map { ($0.ink, $0.background) }
+        for (ink, background) in calls + calls {
+            #expect(encoder.palette(ink: ink, background: background)
+                    == CoveragePNGEncoder.palette(ink: ink, background: background))
+            var copy = encoder
+            #expect(copy.palette(ink: background, background: ink)
+                    == CoveragePNGEncoder.palette(ink: background, background: ink))
+            #expect(encoder.palette(ink: ink, background: background)
+                    == CoveragePNGEncoder.palette(ink: ink, background: background))
+        }
+    }
 }

@@ -31,6 +31,8 @@ public struct CoveragePNGEncoder: Sendable {
         /// The text chunks of the last call (`nil` before the first), and the text they hold.
         var textChunks: [UInt8]?
         var text: [(key: String, value: String)] = []
+        /// The last palette made by ``CoveragePNGEncoder/palette(ink:background:)``, and its colours.
+        var palette: (ink: Color, background: Color, colors: [Color])?
     }
 
     private var buffers = Buffers()
@@ -39,6 +41,16 @@ public struct CoveragePNGEncoder: Sendable {
 
     /// Creates an encoder with empty buffers.
     public init() {}
+
+    /// ``palette(ink:background:opacity:)`` at full opacity, kept from one call to the next with the same
+    /// colours: a batch in one pen colour builds it once (building it took 1.3 % of a PNG batch).
+    mutating func palette(ink: Color, background: Color) -> [Color] {
+        if let last = buffers.palette, last.ink == ink, last.background == background { return last.colors }
+        let colors = Self.palette(ink: ink, background: background)
+        if !isKnownUniquelyReferenced(&buffers) { buffers = Buffers() }
+        buffers.palette = (ink, background, colors)
+        return colors
+    }
 
     /// Encodes a one-byte-per-pixel image as an 8-bit indexed PNG.
     /// - Parameters:
