@@ -393,6 +393,24 @@ extension CoveragePNGEncoder {
         }
     }
 
+    /// The frequency sort agrees with a plain sort of the keys, ties (kept in symbol order) and frequencies of
+    /// one to four bytes included.
+    @Test(arguments: [UInt32(3), 300, 70_000, UInt32.max])
+    func theFrequencySortOrdersLikeAPlainSort(largest: UInt32) {
+        var random = SeededRandom(seed: UInt64(largest))
+        let workspace = HuffmanCode.Workspace()
+        for count in [2, 19, 30, 286] {
+            var keys = (0..<count).map { symbol in
+                UInt64(UInt32.random(in: 1...largest, using: &random)) << 16 | UInt64(symbol)
+            }
+            let expected = keys.sorted()
+            keys.withUnsafeMutableBufferPointer {
+                HuffmanCode.sortByFrequency($0.baseAddress!, count: count, workspace: workspace)
+            }
+            #expect(keys == expected)
+        }
+    }
+
     @Test func fewSymbolsStillMakeACompleteCode() {
         #expect(HuffmanCode.lengths(frequencies: [0, 0, 0], maxLength: 15) == [1, 1, 0])
         // A lone used symbol keeps a code: here symbol 2, completed by symbol 0.
