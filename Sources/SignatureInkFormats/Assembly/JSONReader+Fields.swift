@@ -12,6 +12,7 @@ extension JSONReader {
     }
 
     /// Reads any value as a ``Scalar``, skipping it when it is neither a number nor `null`.
+    @inline(__always)
     mutating func scalar() throws(Stop) -> Scalar {
         switch try peekKind() {
         case .number: return .number(try number())

@@ -376,6 +376,10 @@ struct JSONReader {
     // MARK: Numbers
 
     /// Reads a number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    ///
+    /// Inlined where it is called: returned through memory, a number's fields were read back (16 bytes at a
+    /// time) just after being stored 8 bytes at a time, a store-forwarding stall per number.
+    @inline(__always)
     mutating func number() throws(Stop) -> Number {
         _ = peek()
         let start = position
