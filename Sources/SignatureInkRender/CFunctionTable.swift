@@ -21,3 +21,13 @@ package struct CFunctionTable<Functions>: @unchecked Sendable {
         return .success(Self(functions: table.pointee))
     }
 }
+
+extension Result {
+    /// The functions of a table that was opened, for code that runs only after checking that it was; a stop with
+    /// `message` otherwise.
+    package func openedFunctions<Functions>(orStop message: @autoclosure () -> String) -> Functions
+    where Success == CFunctionTable<Functions> {
+        guard case let .success(table) = self else { preconditionFailure(message()) }
+        return table.functions
+    }
+}

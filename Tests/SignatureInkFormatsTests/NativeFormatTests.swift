@@ -6,6 +6,16 @@ import SignatureInkFormats
 import Testing
 
 @Suite struct NativeFormatTests {
+    /// Expects `text` to be refused with exactly `message`.
+    func expectError(decoding text: String, _ message: String) {
+        do {
+            _ = try decode(text)
+            Issue.record("decoded \(text)")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
     func decode(_ text: String, limits: DecodingLimits = .default) throws(FormatError) -> Signature {
         try NativeDecoder(limits: limits).decode(Data(text.utf8))
     }
@@ -58,12 +68,7 @@ import Testing
         (#"{"format":"signature-ink","version":1,"canvas":{"width":-1,"height":3},"channels":["x","y","t"],"strokes":[]}"#, "canvas: width and height must be > 0 and at most the coordinate limit 10000000.0"),
     ])
     func fieldErrorsNameTheField(text: String, message: String) {
-        do {
-            _ = try decode(text)
-            Issue.record("decoded \(text)")
-        } catch {
-            #expect(error.description == message)
-        }
+        expectError(decoding: text, message)
     }
 
     @Test func limitsAreChecked() {
@@ -138,12 +143,7 @@ import Testing
         (String(repeating: "[", count: 600), "line 1, column 513: invalid JSON: nested more than 512 levels deep"),
     ])
     func syntaxErrorsSayWhatStandsThere(text: String, expected: String) {
-        do {
-            _ = try decode(text)
-            Issue.record("decoded \(text)")
-        } catch {
-            #expect(error.description == expected)
-        }
+        expectError(decoding: text, expected)
     }
 
     @Test func aFieldErrorWaitsForTheSyntaxCheck() {

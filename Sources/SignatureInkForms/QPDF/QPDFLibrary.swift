@@ -17,8 +17,5 @@ enum QPDFLibrary {
 
 /// qpdf's functions, for code that holds a ``QPDFFile`` (whose initializer opens them first).
 var qpdf: SIQPDF {
-    guard case let .success(table) = QPDFLibrary.loaded else {
-        preconditionFailure("qpdf is used before QPDFFile opened it")
-    }
-    return table.functions
+    QPDFLibrary.loaded.openedFunctions(orStop: "qpdf is used before QPDFFile opened it")
 }

@@ -54,24 +54,15 @@ final class CairoContext {
     }
 
     /// Adds `path` to the current Cairo path.
-    func append(_ path: Path) {
-        for e in path.elements {
-            switch e {
-            case let .move(p): cairo_move_to(pointer, p.x, p.y)
-            case let .line(p): cairo_line_to(pointer, p.x, p.y)
-            case let .cubic(a, b, c): cairo_curve_to(pointer, a.x, a.y, b.x, b.y, c.x, c.y)
-            case .close: cairo_close_path(pointer)
-            }
-        }
-    }
+    func append(_ path: Path) { append(path.elements[...]) }
 
-    /// Adds the elements of a path to the current Cairo path, each point `p` placed at `p * scale + offset` in
-    /// device pixels, on a context whose matrix is the identity.
+    /// Adds the elements of a path to the current Cairo path, each point `p` placed at `p * scale + offset`: user
+    /// units by default, or device pixels on a context whose matrix is the identity.
     ///
     /// The same points as ``scale(_:_:)`` and ``translate(_:_:)`` would give (Cairo computes `x * scale + offset`
     /// in doubles too), without Cairo transforming every point through its matrix and the surface's: 2 % of a
     /// PNG batch.
-    func append(_ elements: ArraySlice<Path.Element>, scale: Double, offset: Point) {
+    func append(_ elements: ArraySlice<Path.Element>, scale: Double = 1, offset: Point = .zero) {
         @inline(__always) func place(_ p: Point) -> (Double, Double) {
             (p.x * scale + offset.x, p.y * scale + offset.y)
         }
@@ -86,18 +77,6 @@ final class CairoContext {
             case let .cubic(a, b, c):
                 let (ax, ay) = place(a), (bx, by) = place(b), (cx, cy) = place(c)
                 cairo_curve_to(pointer, ax, ay, bx, by, cx, cy)
-            case .close: cairo_close_path(pointer)
-            }
-        }
-    }
-
-    /// Adds the elements of a path to the current Cairo path.
-    func append(_ elements: ArraySlice<Path.Element>) {
-        for e in elements {
-            switch e {
-            case let .move(p): cairo_move_to(pointer, p.x, p.y)
-            case let .line(p): cairo_line_to(pointer, p.x, p.y)
-            case let .cubic(a, b, c): cairo_curve_to(pointer, a.x, a.y, b.x, b.y, c.x, c.y)
             case .close: cairo_close_path(pointer)
             }
         }

@@ -16,8 +16,5 @@ enum PangoLibrary {
 
 /// Pango's functions, for code that runs inside ``ProjectFonts/withContext(_:)``, which opens them first.
 var pango: SIPango {
-    guard case let .success(table) = PangoLibrary.loaded else {
-        preconditionFailure("Pango is used before ProjectFonts.withContext opened it")
-    }
-    return table.functions
+    PangoLibrary.loaded.openedFunctions(orStop: "Pango is used before ProjectFonts.withContext opened it")
 }
