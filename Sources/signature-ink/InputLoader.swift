@@ -17,6 +17,15 @@ struct InputLoader: Sendable {
     /// - Throws: ``InputFailure`` whose reason names what is wrong (position or field).
     func load(_ path: String) throws(InputFailure) -> Signature { try read(path).signature }
 
+    /// Reads and decodes one file through a descriptor already open on it for reading, which this call closes.
+    /// - Parameters:
+    ///   - path: the file's name, for errors.
+    ///   - opened: a descriptor open on `path`, such as ``ReadAhead`` hands out.
+    func load(_ path: String, opened fd: Int32) throws(InputFailure) -> Signature {
+        defer { close(fd) }
+        return try decode(try readBounded(fd, path: path), name: path).signature
+    }
+
     /// Reads and decodes one file, with the format it was read as and what was assumed.
     func read(_ path: String) throws(InputFailure) -> DecodeResult {
         try decode(try readBounded(path), name: path)
@@ -31,6 +40,12 @@ struct InputLoader: Sendable {
             throw InputFailure(path: path, reason: errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot read the file")
         }
         defer { close(fd) }
+        return try readBounded(fd, path: path)
+    }
+
+    /// Reads at most ``DecodingLimits/maxBytes`` bytes from `fd`, open on `path` (named in errors), as
+    /// ``readBounded(_:)`` does; the caller closes `fd`.
+    func readBounded(_ fd: Int32, path: String) throws(InputFailure) -> Data {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw InputFailure(path: path, reason: "cannot read the file") }
         if info.st_mode & S_IFMT == S_IFDIR { throw InputFailure(path: path, reason: "is a directory") }

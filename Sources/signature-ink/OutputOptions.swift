@@ -49,7 +49,7 @@ struct OutputTarget: Sendable {
             return [PlannedOutput(input: input, output: output)]
         }
         var paths = CanonicalPaths()
-        let inputPaths = Set(inputs.map { paths.canonical($0.path) })
+        let inputPaths = Set(inputs.map { paths.canonical($0.path, knownNotLink: $0.foundInFolder) })
         var firstUse: [String: String] = [:]
         // The folder's absolute path once; each output's path is a string joined to it.
         let folder = OutputWriter.standardized(outDir ?? ".")
@@ -70,7 +70,7 @@ struct OutputTarget: Sendable {
                     path: input.path, reason: "output \(path) would also be written from \(other); rename one of them"))
             }
             firstUse[target] = input.path
-            return PlannedOutput(input: input.path, output: path)
+            return PlannedOutput(input: input.path, output: path, foundInFolder: input.foundInFolder)
         }
     }
 
@@ -86,4 +86,6 @@ struct PlannedOutput: Sendable {
     var output: String
     /// Why the input is not converted (its output would overwrite an input, or another input's output).
     var refusal: InputFailure?
+    /// Whether the input was found in a folder, so is known to be a regular file.
+    var foundInFolder = false
 }

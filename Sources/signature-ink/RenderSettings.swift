@@ -71,8 +71,9 @@ struct RenderSettings: Equatable, Sendable {
     /// The output format: `--format`, else the extension of `output` when it names one, else png.
     func resolvedFormat(output: String?) -> String {
         if let format { return format }
-        if let output, let dot = output.lastIndex(of: "."), !output[dot...].contains("/") {
-            let ext = output[output.index(after: dot)...].lowercased()
+        if let output, let dot = output.utf8.lastIndex(of: UInt8(ascii: ".")),
+           !output.utf8[dot...].contains(UInt8(ascii: "/")) {
+            let ext = output[output.utf8.index(after: dot)...].lowercased()
             if Self.formats.contains(ext) { return ext }
         }
         return "png"

@@ -85,6 +85,24 @@ import Testing
         #expect(digests[0] == digests[1] && digests[1] == digests[2])
     }
 
+    @Test func outputsAreNamedAfterEachInputsStemAndFolder() throws {
+        // Separators and the extension's dot are found as bytes: names with several dots, none, or letters beyond
+        // ASCII keep every character, and folders below the input folder are kept below the output folder.
+        let dir = try TemporaryDirectory()
+        let names = ["v1.2.json": "v1.2.png", "noext": "noext.png", "sub/dir/x.json": "sub/dir/x.png",
+                     "ü/ß.json": "ü/ß.png", "a.b/c": "a.b/c.png", "é.json": "é.png"]
+        for name in names.keys { _ = try dir.write("in/" + name, good) }
+        let r = try CLIRunner.run(["render", dir.path("in"), "--out-dir", dir.path("out"), "--jobs", "2", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let made = try FileManager.default.subpathsOfDirectory(atPath: dir.path("out")).filter { $0.hasSuffix(".png") }
+        #expect(Set(made) == Set(names.values))
+        // One file to a path whose folder has a dot and whose name has none: PNG, as without the dot.
+        let single = try CLIRunner.run(["render", dir.path("in/v1.2.json"), "-o", dir.path("x.v2/signature")])
+        #expect(single.status == 0, "\(single.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: dir.path("x.v2/signature")))
+        #expect(Array(bytes.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+    }
+
     @Test func framesShowTheSignatureBeingDrawn() throws {
         let dir = try TemporaryDirectory()
         let input = TestData.sampleStrokes.appendingPathComponent("long-gaps.json").path

@@ -21,17 +21,23 @@ enum BatchJob {
         let manifest = try batch.manifest.map { (path) throws(InputFailure) in try ManifestWriter(path: path) }
         let wantsDigest = manifest != nil
         let failures = FailureCount()
+        // One input needs no worker threads (nor the count of cores), nor reading ahead.
+        let workers = planned.count <= 1 ? 1 : batch.workerCount
+        let readAhead = planned.count <= 1 ? nil : ReadAhead(inputs: planned.map {
+            $0.refusal == nil ? ReadAhead.Input(path: $0.input, isRegularFile: $0.foundInFolder) : nil
+        }, workers: workers)
         if planned.count > 1 { HeapReuse.keepFreedMemory() }
 
-        // One input needs no worker threads (nor the count of cores).
-        BatchRunner(jobs: planned.count <= 1 ? 1 : batch.workerCount).run(count: planned.count, work: { i in
+        BatchRunner(jobs: workers).run(count: planned.count, work: { i in
             let inputPath = planned[i].input, path = planned[i].output
             let start = Progress.now()
+            let opened = readAhead?.take(i)
             var outcome = Outcome(input: inputPath, milliseconds: 0)
             do {
                 if let refusal = planned[i].refusal { throw refusal }
                 outcome.output = path
-                let signature = try loader.load(inputPath)
+                let signature = try opened.map { (fd) throws(InputFailure) in try loader.load(inputPath, opened: fd) }
+                    ?? loader.load(inputPath)
                 let made: [UInt8]?
                 do { made = try make(signature, path) } catch let failure as InputFailure { throw failure } catch {
                     throw InputFailure(path: inputPath, reason: "\(error)")

@@ -11,6 +11,9 @@ struct BatchInput: Sendable {
     /// The output's path relative to the output directory, without extension: the stem for a file named on the
     /// command line, the path below the directory for a file found in one.
     var relativeStem: String
+    /// Whether the file was found in a folder, where only regular files are taken: it is known not to be a
+    /// symbolic link, so its canonical path is its folder's plus its name.
+    var foundInFolder = false
 }
 
 /// Turns command-line inputs (files and directories) into the list of files to process.
@@ -28,10 +31,10 @@ enum InputExpander {
             var found: [String] = []
             walk(argument, relative: "", include: include, into: &found)
             for relative in found.sorted() {
-                let dir = relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
+                let dir = relative.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(relative[..<$0]) } ?? ""
                 let name = stem(of: relative)
                 out.append(BatchInput(path: argument.hasSuffix("/") ? argument + relative : argument + "/" + relative,
-                                      relativeStem: dir.isEmpty ? name : dir + "/" + name))
+                                      relativeStem: dir.isEmpty ? name : dir + "/" + name, foundInFolder: true))
             }
         }
         return out
@@ -73,7 +76,8 @@ enum InputExpander {
         if name.isEmpty || name == "." || name == ".." {
             name = OutputWriter.standardized(path).split(separator: "/").last.map(String.init) ?? ""
         }
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else {
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex,
+              name.utf8.index(after: dot) != name.endIndex else {
             return name
         }
         return String(name[..<dot])
