@@ -103,6 +103,24 @@ import Testing
         #expect(Array(bytes.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
     }
 
+    @Test(arguments: [(files: 1, jobs: "4"), (files: 2, jobs: "3"), (files: 5, jobs: "2")])
+    func workerThreadsStartedBeforeTheirWorkAllEnd(files: Int, jobs: String) throws {
+        // The batch starts its worker threads before it lists the inputs: with fewer inputs than threads, or none
+        // to give them, every thread must still end, and each input be done once.
+        let dir = try TemporaryDirectory()
+        for n in 0..<files { _ = try dir.write("in/\(n).json", good) }
+        let r = try CLIRunner.run(["render", dir.path("in"), "--out-dir", dir.path("out"), "--jobs", jobs,
+                                   "--manifest", dir.path("manifest.jsonl")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = try readManifest(dir.path("manifest.jsonl"))
+        #expect(lines.compactMap { $0["input"] as? String } == (0..<files).map { dir.path("in/\($0).json") })
+        // A batch that stops before its work (here: the manifest cannot be written) lets its threads go too.
+        let stopped = try CLIRunner.run(["render", dir.path("in"), "--out-dir", dir.path("out2"), "--jobs", jobs,
+                                         "--manifest", dir.path("no/such/folder/manifest.jsonl")])
+        #expect(stopped.status != 0)
+        #expect(stopped.stderr.contains("manifest"), "\(stopped.stderr)")
+    }
+
     @Test func framesShowTheSignatureBeingDrawn() throws {
         let dir = try TemporaryDirectory()
         let input = TestData.sampleStrokes.appendingPathComponent("long-gaps.json").path

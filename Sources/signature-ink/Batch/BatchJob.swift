@@ -16,6 +16,11 @@ enum BatchJob {
 
     static func run(inputs: [String], loader: InputLoader, output: OutputTarget, batch: BatchSettings,
                     fileExtension: String, make: @escaping Make) throws {
+        // The worker threads first, when there may be several inputs: their start-up overlaps the listing and
+        // planning below.
+        // (One file named alone asks neither for threads nor for the count of cores.)
+        let mayBeMany = inputs.count > 1 || inputs.first.map(InputExpander.isDirectory) == true
+        let crew = mayBeMany && batch.workerCount > 1 ? WorkerCrew(threads: batch.workerCount - 1) : nil
         let planned = output.plan(InputExpander.expand(inputs, include: batch.include), fileExtension: fileExtension)
         let progress = Progress(total: planned.count, quiet: batch.quiet)
         let manifest = try batch.manifest.map { (path) throws(InputFailure) in try ManifestWriter(path: path) }
@@ -28,7 +33,7 @@ enum BatchJob {
         }, workers: workers)
         if planned.count > 1 { HeapReuse.keepFreedMemory() }
 
-        BatchRunner(jobs: workers).run(count: planned.count, work: { i in
+        BatchRunner(jobs: workers).run(count: planned.count, crew: crew, work: { i in
             let inputPath = planned[i].input, path = planned[i].output
             let start = Progress.now()
             let opened = readAhead?.take(i)

@@ -17,7 +17,9 @@ struct BatchRunner: Sendable {
 
     /// Calls `work(i)` for every `i` in `0..<count` on up to ``jobs`` threads, and `report(i, result)` for each
     /// in increasing `i`, one at a time.
-    func run<Result: Sendable>(count: Int, work: @escaping @Sendable (Int) -> Result,
+    /// - Parameter crew: threads already started for this run (``jobs`` - 1 of them), used instead of new ones;
+    ///   default none.
+    func run<Result: Sendable>(count: Int, crew: WorkerCrew? = nil, work: @escaping @Sendable (Int) -> Result,
                                report: @escaping @Sendable (Int, Result) -> Void) {
         let workers = max(1, min(jobs, count))
         if workers == 1 {
@@ -33,6 +35,11 @@ struct BatchRunner: Sendable {
                 guard i < count else { return }
                 ordered.add(i, work(i), report: report)
             }
+        }
+        if let crew, crew.threads > 0 {
+            // Threads beyond the inputs find none left and end.
+            crew.run(loop)
+            return
         }
         // Threads of our own: Dispatch's `concurrentPerform` sizes its pool by how busy the machine looks, and
         // on a loaded machine ran every share on one thread.

@@ -72,15 +72,24 @@ enum InputExpander {
 
     /// The file name without its last extension.
     static func stem(of path: String) -> String {
-        var name = path.split(separator: "/").last.map(String.init) ?? ""
-        if name.isEmpty || name == "." || name == ".." {
-            name = OutputWriter.standardized(path).split(separator: "/").last.map(String.init) ?? ""
-        }
+        var name = lastComponent(of: path)
+        if name.isEmpty || name == "." || name == ".." { name = lastComponent(of: OutputWriter.standardized(path)) }
         guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex,
               name.utf8.index(after: dot) != name.endIndex else {
             return name
         }
         return String(name[..<dot])
+    }
+
+    /// The last non-empty `/`-separated part of `path` (empty for none), found as bytes, as the kernel reads
+    /// paths: splitting the string walks its characters, 8 K instructions a path.
+    static func lastComponent(of path: String) -> String {
+        let bytes = path.utf8, slash = UInt8(ascii: "/")
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == slash { end = bytes.index(before: end) }
+        var start = end
+        while start > bytes.startIndex, bytes[bytes.index(before: start)] != slash { start = bytes.index(before: start) }
+        return String(path[start..<end])
     }
 
     /// Shell-style match of `name` against `pattern` (`*`, `?`, `[...]`).

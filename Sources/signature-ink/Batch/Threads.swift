@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,4 +50,85 @@ final class PThreadMutex: @unchecked Sendable {
 
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
+}
+
+/// Worker threads started before their work is known, so that their start-up overlaps the batch's listing and
+/// planning of its inputs.
+///
+/// A new thread took 0.65-0.8 ms to take its first file after the main thread had taken its own (an idle core
+/// waking, the thread's first memory): 2 % of a two-core batch of 158 files, all of it on the path that runs on
+/// one core. Started first, the threads wait while the inputs are listed and planned (about 1 ms for those 158).
+final class WorkerCrew: Sendable {
+    /// Threads in the crew, besides the caller's.
+    let threads: Int
+    private let handover = Handover()
+    private let finished = DispatchGroup()
+
+    /// Starts `threads` threads (0 for none), each waiting for work.
+    init(threads: Int) {
+        self.threads = Swift.max(0, threads)
+        for _ in 0..<self.threads {
+            finished.enter()
+            WorkerThread.start(stackSize: BatchRunner.stackSize) { [handover, finished] in
+                if let work = handover.wait() { work() }
+                finished.leave()
+            }
+        }
+    }
+
+    /// Lets any thread that got no work go (a crew whose batch needed none, or stopped before it started).
+    deinit { handover.give(nil) }
+
+    /// Runs `work` on every thread of the crew and on the calling thread, and returns when all have finished. Call
+    /// it at most once.
+    func run(_ work: @escaping @Sendable () -> Void) {
+        handover.give(work)
+        work()
+        finished.wait()
+    }
+}
+
+/// Work handed once from one thread to any number of waiting ones, behind a pthread mutex and condition (which the
+/// thread sanitizer sees). Not generic: a generic class's metadata would be built at run time, in every process.
+final class Handover: @unchecked Sendable {
+    typealias Work = (@Sendable () -> Void)?
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private var value: Work = nil
+    private var given = false
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Hands `value` (`nil`: no work) to every waiter, present and future; a second call changes nothing.
+    func give(_ value: Work) {
+        pthread_mutex_lock(mutex)
+        if !given {
+            self.value = value
+            given = true
+            pthread_cond_broadcast(condition)
+        }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// The value given, once it is.
+    func wait() -> Work {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !given { pthread_cond_wait(condition, mutex) }
+        return value
+    }
 }
