@@ -50,6 +50,9 @@ final class PThreadMutex: @unchecked Sendable {
 
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// Waits on `condition`, which releases the lock (held by the caller) until the condition is signalled.
+    func wait(_ condition: UnsafeMutablePointer<pthread_cond_t>) { pthread_cond_wait(condition, mutex) }
 }
 
 /// Worker threads started before their work is known, so that their start-up overlaps the batch's listing and
@@ -92,15 +95,12 @@ final class WorkerCrew: Sendable {
 /// thread sanitizer sees). Not generic: a generic class's metadata would be built at run time, in every process.
 final class Handover: @unchecked Sendable {
     typealias Work = (@Sendable () -> Void)?
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let lock = PThreadMutex()
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var value: Work = nil
     private var given = false
 
     init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)
@@ -109,26 +109,23 @@ final class Handover: @unchecked Sendable {
     deinit {
         pthread_cond_destroy(condition)
         condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// Hands `value` (`nil`: no work) to every waiter, present and future; a second call changes nothing.
     func give(_ value: Work) {
-        pthread_mutex_lock(mutex)
-        if !given {
-            self.value = value
-            given = true
-            pthread_cond_broadcast(condition)
-        }
-        pthread_mutex_unlock(mutex)
+        lock.lock()
+        defer { lock.unlock() }
+        guard !given else { return }
+        self.value = value
+        given = true
+        pthread_cond_broadcast(condition)
     }
 
     /// The value given, once it is.
     func wait() -> Work {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while !given { pthread_cond_wait(condition, mutex) }
+        lock.lock()
+        defer { lock.unlock() }
+        while !given { lock.wait(condition) }
         return value
     }
 }
