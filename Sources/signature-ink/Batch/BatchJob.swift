@@ -20,17 +20,16 @@ enum BatchJob {
         // planning below.
         // (One file named alone asks neither for threads nor for the count of cores.)
         let mayBeMany = inputs.count > 1 || inputs.first.map(InputExpander.isDirectory) == true
-        let crew = mayBeMany && batch.workerCount > 1 ? WorkerCrew(threads: batch.workerCount - 1) : nil
+        let workerCount = mayBeMany ? batch.workerCount : 1
+        let crew = workerCount > 1 ? WorkerCrew(threads: workerCount - 1) : nil
         let planned = output.plan(InputExpander.expand(inputs, include: batch.include), fileExtension: fileExtension)
         let progress = Progress(total: planned.count, quiet: batch.quiet)
         let manifest = try batch.manifest.map { (path) throws(InputFailure) in try ManifestWriter(path: path) }
         let wantsDigest = manifest != nil
         let failures = FailureCount()
-        // One input needs no worker threads (nor the count of cores), nor reading ahead.
-        let workers = planned.count <= 1 ? 1 : batch.workerCount
-        let readAhead = planned.count <= 1 ? nil : ReadAhead(inputs: planned.map {
-            $0.refusal == nil ? ReadAhead.Input(path: $0.input, isRegularFile: $0.foundInFolder) : nil
-        }, workers: workers)
+        // One input needs no worker threads, nor reading ahead.
+        let workers = planned.count <= 1 ? 1 : workerCount
+        let readAhead = planned.count <= 1 ? nil : ReadAhead(inputs: planned, workers: workers)
         if planned.count > 1 { HeapReuse.keepFreedMemory() }
 
         BatchRunner(jobs: workers).run(count: planned.count, crew: crew, work: { i in

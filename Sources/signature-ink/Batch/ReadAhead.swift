@@ -17,15 +17,8 @@ import Glibc
 /// folder is known to be regular (the folder walk takes nothing else); any other is looked up first. A file that
 /// cannot be opened ahead is opened again in its turn, so errors read the same either way.
 final class ReadAhead: @unchecked Sendable {
-    /// An input to read.
-    struct Input {
-        var path: String
-        /// Whether the file is known to be a regular file (found in a folder); others are looked up first.
-        var isRegularFile: Bool
-    }
-
-    /// The inputs by index; `nil` for one that will not be read.
-    private let inputs: [Input?]
+    /// The batch's inputs by index; one with a refusal is not read.
+    private let inputs: [PlannedOutput]
     /// How many inputs past the one being started are kept open and announced.
     let distance: Int
     private let lock = PThreadMutex()
@@ -36,9 +29,9 @@ final class ReadAhead: @unchecked Sendable {
 
     /// Creates the read-ahead of a batch.
     /// - Parameters:
-    ///   - inputs: the inputs in the order the workers take them; `nil` for one that will not be read.
+    ///   - inputs: the planned inputs in the order the workers take them.
     ///   - workers: the number of worker threads; each may be one file into its work.
-    init(inputs: [Input?], workers: Int) {
+    init(inputs: [PlannedOutput], workers: Int) {
         self.inputs = inputs
         distance = Swift.min(64, Swift.max(8, 2 * workers))
     }
@@ -59,7 +52,7 @@ final class ReadAhead: @unchecked Sendable {
         let end = Swift.min(inputs.count, index + 1 + distance)
         var k = Swift.max(next, index + 1)
         while k < end {
-            if let input = inputs[k], let ahead = Self.openAhead(input) { opened[k] = ahead }
+            if inputs[k].refusal == nil, let ahead = Self.openAhead(inputs[k]) { opened[k] = ahead }
             k += 1
         }
         next = Swift.max(next, end)
@@ -68,13 +61,13 @@ final class ReadAhead: @unchecked Sendable {
 
     /// Opens a regular file for reading and asks the kernel to read it in; `nil` when it is not a regular file or
     /// cannot be opened now.
-    private static func openAhead(_ input: Input) -> Int32? {
+    private static func openAhead(_ input: PlannedOutput) -> Int32? {
         var info = stat()
-        if !input.isRegularFile {
-            guard stat(input.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        if !input.foundInFolder {
+            guard stat(input.input, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         }
         // O_NONBLOCK as well, in case the file became something else since: no call on it can then block.
-        let fd = open(input.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = open(input.input, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
