@@ -47,6 +47,10 @@ public struct RenderOptions: Sendable, Hashable {
 
     /// The opacity of ``viewMode(opacity:)`` when none is given: the design guides' semi-transparent saved look.
     public static let defaultViewOpacity = 0.5
+    /// The most padding, in output units.
+    public static let maxPadding = 10_000.0
+    /// The highest resolution, in pixels per inch.
+    public static let maxDPI = 100_000.0
 
     /// Creates options; every argument defaults to the documented default.
     /// - Parameters:
@@ -101,14 +105,14 @@ public struct RenderOptions: Sendable, Hashable {
         guard penStyle.minWidth <= penStyle.maxWidth else {
             throw .invalidOption(option: "pen width", message: "minimum \(penStyle.minWidth) is above maximum \(penStyle.maxWidth)")
         }
-        guard padding.isFinite, padding >= 0, padding <= 10_000 else {
+        guard padding.isFinite, padding >= 0, padding <= Self.maxPadding else {
             throw .invalidOption(option: "padding", message: "\(padding) is outside [0, 10000]")
         }
         guard opacity.isFinite, opacity >= 0, opacity <= 1 else {
             throw .invalidOption(option: "opacity", message: "\(opacity) is outside [0, 1]")
         }
         if let dpi {
-            guard dpi.isFinite, dpi > 0, dpi <= 100_000 else {
+            guard dpi.isFinite, dpi > 0, dpi <= Self.maxDPI else {
                 throw .invalidOption(option: "dpi", message: "\(dpi) is outside (0, 100000]")
             }
         }
@@ -182,16 +186,20 @@ public struct RenderLimits: Sendable, Hashable {
     public var maxSide: Int
     /// Largest scale; default 16.
     public var maxScale: Double
+    /// Longest side of a box a ``RenderRequest`` may ask for, in output units; default 32767. A server asks less.
+    public var maxBoxSide: Double
 
     /// Creates limits; every argument defaults to the documented default.
     /// - Parameters:
     ///   - maxPixels: most output pixels, default 64 Mi.
     ///   - maxSide: longest output side in pixels, default 32767.
     ///   - maxScale: largest scale, default 16.
-    public init(maxPixels: Int = 64 << 20, maxSide: Int = 32767, maxScale: Double = 16) {
+    ///   - maxBoxSide: longest side of a requested box in output units, >= 1, default 32767.
+    public init(maxPixels: Int = 64 << 20, maxSide: Int = 32767, maxScale: Double = 16, maxBoxSide: Double = 32767) {
         self.maxPixels = maxPixels
         self.maxSide = maxSide
         self.maxScale = maxScale
+        self.maxBoxSide = maxBoxSide
     }
 
     /// The defaults.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+public import SignatureInkRender
 
 /// How the server listens and what it accepts.
 public struct ServerConfiguration: Sendable {
@@ -16,15 +17,18 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a request body may take to arrive in full, counted from the end of its headers; one that takes
     /// longer (a client trickling bytes to hold a connection) gets 408 and the connection is closed; default 10.
     public var requestTimeout: Int
+    /// The bounds on a render: the library's, with boxes of at most 4096 output units a side.
+    public var renderLimits: RenderLimits
 
     /// Creates a configuration.
     public init(host: String = "127.0.0.1", port: Int = 8080, maxBody: Int = 1 << 20, maxSamples: Int = 100_000,
-                idleTimeout: Int = 30, requestTimeout: Int = 10) {
+                idleTimeout: Int = 30, requestTimeout: Int = 10, renderLimits: RenderLimits = RenderLimits(maxBoxSide: 4096)) {
         self.host = host
         self.port = port
         self.maxBody = maxBody
         self.maxSamples = maxSamples
         self.idleTimeout = idleTimeout
         self.requestTimeout = requestTimeout
+        self.renderLimits = renderLimits
     }
 }

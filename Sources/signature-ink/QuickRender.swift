@@ -10,7 +10,7 @@ import SignatureInkRender
 /// ArgumentParser finds a command's options by reflection: for `render`, with its forty options, parsing took
 /// 2.3 ms of a 6.0 ms process (measured with `perf` over 300 runs), more than drawing and writing the signature,
 /// and 24 M instructions of a 158-file batch (4 % of it). These command lines need none of it: every other option
-/// keeps its default (``RenderSettings/defaults``, the same values the flags default to), so they are answered
+/// keeps its default (`RenderRequest()`, what the flags left out say), so they are answered
 /// directly. Any other command line, including help, another flag, a value ArgumentParser would refuse, `-o` with
 /// a folder, or several inputs, goes through ArgumentParser as before.
 enum QuickRender {
@@ -57,7 +57,7 @@ enum QuickRender {
             return nil
         }
         return RenderJob(inputs: [input], loader: InputLoader(limits: .default, format: nil),
-                         output: OutputTarget(output: output, outDir: outDir), settings: .defaults,
-                         batch: BatchSettings(jobs: jobs, quiet: quiet), limits: .default, frames: nil, ndjson: false)
+                         output: OutputTarget(output: output, outDir: outDir), request: RenderRequest(),
+                         penColorText: nil, batch: BatchSettings(jobs: jobs, quiet: quiet), frames: nil, ndjson: false)
     }
 }

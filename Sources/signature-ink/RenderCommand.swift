@@ -56,9 +56,10 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let job = RenderJob(inputs: inputs, loader: input.loader, output: output.target, settings: flags.settings,
-                            batch: batch.settings, limits: limits.applied(to: .default), frames: frames,
-                            ndjson: ndjson)
+        var request = try flags.request()
+        request.limits = limits.applied(to: request.limits)
+        let job = RenderJob(inputs: inputs, loader: input.loader, output: output.target, request: request,
+                            penColorText: flags.penColor, batch: batch.settings, frames: frames, ndjson: ndjson)
         try job.run()
     }
 }
@@ -69,40 +70,60 @@ struct RenderJob: Sendable {
     var inputs: [String]
     var loader: InputLoader
     var output: OutputTarget
-    var settings: RenderSettings
+    /// How each signature is drawn, with the bounds on the output image (`--max-pixels`, `--max-side`).
+    var request: RenderRequest
+    /// The text given to `--pen-color`, repeated in the note that says what it replaces.
+    var penColorText: String?
     var batch: BatchSettings
-    /// The bounds on the output image (`--max-pixels`, `--max-side`).
-    var limits: RenderLimits
     var frames: Int?
     var ndjson: Bool
 
     func run() throws {
-        let flags = settings.resolved(output: output.output)
-        var configured = try flags.renderer()
-        configured.limits = limits
-        let renderer = configured
+        var request = self.request
+        if request.format == nil { request.format = output.output.flatMap(RenderRequest.Format.init(fileName:)) ?? .png }
+        let renderer: SignatureRenderer
+        do { renderer = try request.renderer() } catch { throw ValidationError(error.description(prefix: "--")) }
         for (decoration, characters) in try renderer.options.decorations.missingCharacters() {
             FileDescriptorIO.standardError("warning: the \(decoration) has characters no installed font can draw, shown as boxes: "
                                            + TextCoverage.describe(characters) + "\n")
         }
+        let draw = Draw(request: request, renderer: renderer, penColorText: penColorText)
         let frames = self.frames
+        let fileExtension = request.outputFormat.fileExtension
         if ndjson {
             let stream = NDJSONStream(loader: loader, jobs: batch.workerCount, outDir: output.outDir,
-                                      fileExtension: flags.fileExtension) { try flags.render($0, with: renderer) }
+                                      fileExtension: fileExtension) { try draw($0) }
             if stream.run() > 0 { throw ExitCode.failure }
             return
         }
         try BatchJob.run(inputs: inputs, loader: loader, output: output, batch: batch,
-                         fileExtension: flags.fileExtension) { signature, path in
-            guard let frames else { return try flags.render(signature, with: renderer) }
-            try Self.writeFrames(of: signature, count: frames, basePath: path, flags: flags, renderer: renderer)
+                         fileExtension: fileExtension) { signature, path in
+            guard let frames else { return try draw(signature) }
+            try Self.writeFrames(of: signature, count: frames, basePath: path, draw: draw)
             return nil
         }
     }
 
+    /// Draws one signature with the job's request, saying on standard error what a pen flag replaces of the file's
+    /// own pen, never silently.
+    struct Draw: Sendable {
+        var request: RenderRequest
+        var renderer: SignatureRenderer
+        var penColorText: String?
+
+        func callAsFunction(_ signature: Signature) throws(RenderError) -> [UInt8] {
+            for override in request.overrides(of: signature) {
+                let note = override.sentence { option in
+                    option == .penColor ? "--pen-color " + (penColorText ?? "") : "--" + option.name
+                }
+                Diagnostics.error("note: \(note)")
+            }
+            return try request.render(signature, with: renderer)
+        }
+    }
+
     /// Writes `count` frames: frame k shows the ink drawn by k/count of the signature's duration.
-    static func writeFrames(of signature: Signature, count: Int, basePath: String, flags: RenderSettings,
-                            renderer: SignatureRenderer) throws {
+    static func writeFrames(of signature: Signature, count: Int, basePath: String, draw: Draw) throws {
         let base = URL(fileURLWithPath: basePath).deletingPathExtension().path
         let digits = max(3, String(count).count)
         let first = signature.samples.first?.t ?? 0
@@ -110,7 +131,7 @@ struct RenderJob: Sendable {
             let time = first + signature.duration * Double(k) / Double(count)
             let frame = signature.drawn(through: time)
             let number = String(repeating: "0", count: digits - String(k).count) + String(k)
-            try OutputWriter.write(try flags.render(frame, with: renderer), to: "\(base)-\(number).\(flags.fileExtension)")
+            try OutputWriter.write(try draw(frame), to: "\(base)-\(number).\(draw.request.outputFormat.fileExtension)")
         }
     }
 }

@@ -87,10 +87,10 @@ import Testing
     @Test(arguments: [
         (["render", "x.json"], "Give an output"),
         (["render", "x.json", "y.json", "-o", "z.png"], "Several inputs need --out-dir"),
-        (["render", "x.json", "-o", "z.png", "--pen-color", "reddish"], "--pen-color reddish is not a CSS colour"),
-        (["render", "x.json", "-o", "z.png", "--background", "#12"], "--background #12 is not"),
+        (["render", "x.json", "-o", "z.png", "--pen-color", "reddish"], "--pen-color is not a CSS colour"),
+        (["render", "x.json", "-o", "z.png", "--background", "#12"], "--background is not transparent or a CSS colour"),
         (["render", "x.json", "-o", "z.png", "--scale", "0"], "scale"),
-        (["render", "x.json", "-o", "z.png", "--format", "gif"], "Unknown --format gif"),
+        (["render", "x.json", "-o", "z.png", "--format", "gif"], "--format must be png, svg or pdf"),
         (["frobnicate"], "Unexpected argument"),
     ])
     func usageErrorsExitWithTwo(arguments: [String], message: String) throws {

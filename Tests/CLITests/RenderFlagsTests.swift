@@ -134,15 +134,15 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--fit", "--crop"], "Give either --fit or --crop"),
+        (["--fit", "--crop"], "--fit cannot be given with --crop"),
         (["--crop", "--width", "100"], "--crop sizes the output to the ink"),
-        (["--opacity", "2"], "--opacity 2.0 is outside 0...1"),
+        (["--opacity", "2"], "--opacity 2 is outside [0, 1]"),
         (["--timestamp-pattern", "dd.MM.YYYY"], "week-based year"),
-        (["--min-width", "3", "--max-width", "1"], "--min-width 3.0 is larger than --max-width 1.0"),
-        (["--max-width", "0"], "--max-width 0.0 is outside"),
-        (["--min-width", "5"], "--min-width 5.0 is larger than --max-width 3.0"),
-        (["--pen-width", "2", "--max-width", "4"], "Give either --pen-width or --min-width/--max-width"),
-        (["--format", "gif"], "Unknown --format gif; expected png, svg or pdf"),
+        (["--min-width", "3", "--max-width", "1"], "--min-width 3 is larger than --max-width 1"),
+        (["--max-width", "0"], "--max-width 0 is outside (0, 1000]"),
+        (["--min-width", "5"], "--min-width 5 is larger than --max-width 3"),
+        (["--pen-width", "2", "--max-width", "4"], "--pen-width cannot be given with --max-width"),
+        (["--format", "gif"], "--format must be png, svg or pdf"),
         (["--dpi", "0"], "dpi"),
         (["--padding", "-1"], "padding"),
         (["--width", "0", "--height", "10"], "width"),

@@ -9,72 +9,28 @@ import SignatureInkRender
 import SignatureInkServer
 import Testing
 
-/// Runs the built `signature-ink` command-line tool, which `swift build --build-tests` builds beside the tests.
-enum CommandLineTool {
-    static let binary: URL? = {
-        var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        while dir.path != "/" {
-            let candidate = dir.appendingPathComponent("signature-ink")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }()
-
-    /// `signature-ink render INPUT -o OUT.<format> ARGUMENTS`: the output file's bytes, or the error output.
-    static func render(_ input: URL, format: String, arguments: [String]) throws -> (status: Int32, output: [UInt8], stderr: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appendingPathComponent("out.\(format)")
-        let process = Process()
-        guard let binary else {
-            Issue.record("the signature-ink binary is not built beside the tests")
-            return (-1, [], "")
-        }
-        process.executableURL = binary
-        process.arguments = ["render", input.path, "-o", output.path, "--quiet"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let bytes = (try? Data(contentsOf: output)).map { Array($0) } ?? []
-        return (process.terminationStatus, bytes, String(decoding: stderr, as: UTF8.self))
-    }
-}
-
-/// The render API's query parameters mean what the command line's render flags of the same names mean.
+/// The render API's query parameters are the render request's options under their names.
 @Suite struct RenderQueryTests {
     static let penFile = TestData.realInk.appendingPathComponent("signature-pad-chromium/dpr1/Cell-Structure-1-19.json")
     static let eraserFile = TestData.realInk.appendingPathComponent("signature-pad-chromium/dpr1/Hello-World-1-07.json")
 
-    /// A query and the command-line flags that must give the same file.
-    static let equivalents: [(query: String, flags: [String])] = [
-        ("", []),
-        ("scale=2&pen-color=%231a237e", ["--scale", "2", "--pen-color", "#1a237e"]),
-        ("fit=true&width=300&height=100&padding=8", ["--fit", "--width", "300", "--height", "100", "--padding", "8"]),
-        ("crop=true&min-width=0.5&max-width=4", ["--crop", "--min-width", "0.5", "--max-width", "4"]),
-        ("width=400&view-mode=true&background=%23ffffff", ["--width", "400", "--view-mode", "--background", "#ffffff"]),
-        ("height=150&opacity=0.7&dpi=150", ["--height", "150", "--opacity", "0.7", "--dpi", "150"]),
-        ("format=svg&pen-width=2&crop=true", ["--pen-width", "2", "--crop"]),
-        ("format=pdf&fit=true&pen-color=navy", ["--fit", "--pen-color", "navy"]),
-    ]
-
-    @Test(arguments: equivalents.indices, [penFile, eraserFile])
-    func theServerAnswersWhatTheCommandLineWrites(_ index: Int, _ file: URL) async throws {
-        let (query, flags) = Self.equivalents[index]
-        let format = query.split(separator: "&").first { $0.hasPrefix("format=") }.map { String($0.dropFirst(7)) } ?? "png"
-        let cli = try CommandLineTool.render(file, format: format, arguments: flags)
-        #expect(cli.status == 0, "\(flags): \(cli.stderr)")
+    /// Each option of the one table, alone or beside the option that shows it, on a file with pens and one with an
+    /// eraser: the server answers what the library's request for the same values draws.
+    @Test(arguments: RenderOptionTable.rows, [penFile, eraserFile])
+    func eachQueryParameterIsTheRequestsOption(_ row: RenderOptionTable.Row, _ file: URL) async throws {
+        let rows = RenderOptionTable.showing(row)
+        let values = try rows.map { (try #require(RenderRequest.Option(rawValue: $0.option)), $0.value ?? "true") }
+        var configured = try RenderRequest(values: values)
+        configured.limits = ServerConfiguration().renderLimits
+        let request = configured
         let body = Array(try Data(contentsOf: file))
+        let expected = try request.render(try InkDecoder().decode(Data(body)).signature)
+        let query = rows.map(\.queryItem).joined(separator: "&")
         try await ServerFixture.app().test(.router) { client in
             try await client.execute(uri: "/render?" + query, method: .post, body: ByteBuffer(bytes: body)) { response in
                 #expect(response.status == .ok, "\(query): \(String(buffer: response.body))")
-                let served = Array(response.body.readableBytesView)
-                #expect(!served.isEmpty)
-                #expect(served == cli.output, "\(query) differs from signature-ink render \(flags.joined(separator: " "))")
+                #expect(response.headers[.contentType] == request.outputFormat.mediaType)
+                #expect(Array(response.body.readableBytesView) == expected, "\(query)")
             }
         }
     }

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import Hummingbird
+import SignatureInk
+import SignatureInkFormats
+import SignatureInkRender
+
+/// `POST /signatures`: the form cell's Save.
+enum SignatureRoute {
+    struct Saved: Encodable {
+        var format = "signature-ink"
+        /// The stored signature: the native document, as the server keeps it (lossless; its digest is `digest`).
+        var signature: String
+        var digest: String
+        var savedAt: Double
+        var strokes: Int
+        var samples: Int
+        var png: String
+    }
+
+    static func save(_ body: [UInt8], configuration: ServerConfiguration) throws -> Response {
+        let signature: Signature
+        do {
+            signature = try InkDecoder(limits: SignatureInkServer.limits(configuration)).decode(Data(body), as: .native).signature
+        } catch {
+            throw APIError(.unprocessableContent, "\(error)")
+        }
+        let record = SignatureRecord(signature: signature, savedAt: (Date().timeIntervalSince1970 * 1000).rounded())
+        let png: [UInt8]
+        do {
+            png = try SignatureRenderer(options: RenderOptions(scale: 2).viewMode()).png(signature)
+        } catch {
+            throw APIError(.unprocessableContent, "\(error)")
+        }
+        let stored: String
+        do {
+            stored = try NativeEncoder().encode(signature)
+        } catch {
+            throw APIError(.unprocessableContent, "\(error)")
+        }
+        return try .json(Saved(signature: stored, digest: record.digest, savedAt: record.savedAt, strokes: signature.strokeCount,
+                               samples: signature.samples.count, png: "data:image/png;base64," + Data(png).base64EncodedString()))
+    }
+}
