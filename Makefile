@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SAMPLES := $(wildcard SampleStrokes/*.json)
 
-.PHONY: all deps build release test test-browser test-release server load docs demo bench bench-check bench-update fuzz sanitize clean
+.PHONY: all deps build release test test-browser test-release test-readme server load docs demo bench bench-check bench-update fuzz sanitize clean
 
 all: build
 
@@ -25,6 +25,8 @@ deps:
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
+	command -v parallel >/dev/null || missing="$$missing parallel"; \
+	command -v curl >/dev/null || missing="$$missing curl"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "Installing$$missing"; \
@@ -60,6 +62,7 @@ test: deps
 	$(SWIFT) test
 	$(MAKE) test-browser
 	$(MAKE) test-release
+	$(MAKE) test-readme
 
 # The server's pages in headless Chromium through chromedriver and selenium (installed with pip when missing):
 # the signature form cell's life cycle and the consent walk-through, drawn with real pen and touch input; the
@@ -78,6 +81,13 @@ test-release: release
 	$(SWIFT) build --product signature-ink
 	Tests/Release/agreement.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/signature-ink" \
 		"$$($(SWIFT) build --show-bin-path)/signature-ink"
+
+# Every shell line of the README's ```sh blocks, run as a new user types them in a fresh copy of the repository with
+# the tools just built (the server started and stopped), and every README Swift example found, as printed, in the
+# compiled Examples/ReadmeExamples.
+test-readme: release
+	$(SWIFT) build --product signature-ink && $(SWIFT) build --product signature-ink-server
+	python3 Tests/README/readme_commands.py "$$($(SWIFT) build --show-bin-path)" "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
 
 # Runs the HTTP server (signature-ink-server, release build) on 127.0.0.1:8080: the form cell page at /, the consent
 # pages at /consent, POST /render.

@@ -99,6 +99,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
+        // The README's Swift examples as printed, compiled by every build (Tests/README checks they match).
+        .executableTarget(
+            name: "readme-examples",
+            dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent"],
+            path: "Examples/ReadmeExamples",
+            swiftSettings: strict),
         // Seeded random signatures and paths to test data, shared by the test targets.
         .target(
             name: "InkTestSupport",
