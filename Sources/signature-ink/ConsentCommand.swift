@@ -39,7 +39,8 @@ struct ConsentSignCommand: ParsableCommand {
         abstract: "Sign a consent document: write the signed PDF and the consent record (both or neither).",
         discussion: """
             ROLE is a signature slot's identifier or its title (case does not matter). Every slot that requires a \
-            name or a signature must get it. Every form of the walk-through is recorded as allowed unless named \
+            name or a signature must get it, once, and nothing it does not ask for; the ink must be enough to be a \
+            signature, as in the walk-through. Every form of the walk-through is recorded as allowed unless named \
             with --deny or --not-now (optional forms only). The date is printed in each slot's date pattern, in \
             the offset the date is given in.
             """)

@@ -114,7 +114,7 @@ public struct ConsentSubmission: Sendable, Hashable {
     ///   - signers: one per slot that requires a name or a signature, in any order; each slot once, with the name
     ///     and the ink exactly as the slot requires.
     ///   - utcOffsetMinutes: the signers' UTC offset in minutes, `-1080...1080`; default 0.
-    ///   - pageSize: the paper; default ``PageSize/a4``.
+    ///   - pageSize: the paper; default `PageSize.a4`.
     /// - Throws: ``ConsentError/invalidSubmission(_:message:)`` naming the first problem.
     public init(document: ConsentDocument, decisions: [ConsentFlowResult.FormDecision],
                 undecided: ConsentFlow.Decision? = nil, sharing: SharingChoice?, signers: [Signer],
@@ -235,6 +235,7 @@ public struct ConsentSubmission: Sendable, Hashable {
             try send(decided.decision.event, field)
         }
         if flow.step == .sharing, let sharing { try send(.share(sharing), .sharing) }
+        // With every form decided, only an open sharing question keeps Agree away.
         try send(.agree, .sharing)
         try send(.confirmAgreement(true), .sharing)
         while !flow.step.isFinished {
