@@ -21,6 +21,9 @@ public enum ConsentError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidSignature(field: String, message: String)
     /// The PDF could not be made.
     case rendering(String)
+    /// A ``ConsentSubmission`` is refused: `field` says which part is at fault, for a front end to name in its own
+    /// words; `message` says what is wrong, naming the form or slot.
+    case invalidSubmission(ConsentSubmission.Field, message: String)
 
     public var description: String {
         switch self {
@@ -33,6 +36,7 @@ public enum ConsentError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .alreadySigned(slot): return "signature slot '\(slot)' is signed already"
         case let .invalidSignature(field, message): return "\(field): \(message)"
         case let .rendering(message): return "rendering the PDF: \(message)"
+        case let .invalidSubmission(_, message): return message
         }
     }
 }

@@ -6,23 +6,66 @@ import SignatureInkConsent
 import SignatureInkFormats
 import SignatureInkRender
 
-/// `POST /consent/sign`: the consent pages' decisions and signatures, replayed through the engine's
-/// `ConsentFlow` (so the server accepts exactly what the walk-through allows), answered with the signed PDF and
-/// the consent record.
+/// `POST /consent/sign`: the consent page's body translated onto a `ConsentSubmission`, which signs it through the
+/// engine's `ConsentFlow` (so the server accepts exactly what the walk-through and the command line accept),
+/// answered with the signed PDF, the consent record and the page count.
 enum ConsentRoute {
-    struct Submission: Decodable {
+    /// The body: `{decisions: [{form, decision}], sharing?, utcOffsetMinutes?, pageSize?, signers: [{slot, name?,
+    /// ink?}]}`, `ink` being a signature in the native format as JSON text. A field it does not have is refused.
+    struct Body: Decodable {
+        struct Decision: Decodable {
+            var form: String
+            var decision: ConsentFlow.Decision
+
+            init(from decoder: any Decoder) throws {
+                let fields = try StrictFields(decoder, ["form", "decision"])
+                form = try fields.value("form")
+                decision = try fields.choice("decision")
+            }
+        }
+
         struct Signer: Decodable {
             var slot: String
             var name: String?
-            /// The signature in the native format, as JSON text.
             var ink: String?
+
+            init(from decoder: any Decoder) throws {
+                let fields = try StrictFields(decoder, ["slot", "name", "ink"])
+                slot = try fields.value("slot")
+                name = try fields.optional("name")
+                ink = try fields.optional("ink")
+            }
         }
 
-        var decisions: [ConsentFlowResult.FormDecision]
+        var decisions: [Decision]
         var sharing: SharingChoice?
-        var utcOffsetMinutes: Int?
-        var pageSize: String?
+        var utcOffsetMinutes: Int
+        var pageSize: PageSize
         var signers: [Signer]
+
+        init(from decoder: any Decoder) throws {
+            let fields = try StrictFields(decoder, ["decisions", "sharing", "utcOffsetMinutes", "pageSize", "signers"])
+            decisions = try fields.value("decisions")
+            sharing = try fields.optionalChoice("sharing")
+            utcOffsetMinutes = try fields.wholeNumber("utcOffsetMinutes") ?? 0
+            pageSize = try fields.optionalChoice("pageSize") ?? .a4
+            signers = try fields.value("signers")
+        }
+
+        /// Where in the body a part of the submission is: `decisions[1]`, `signers[0].ink`.
+        func path(of field: ConsentSubmission.Field) -> String {
+            func signer(_ slot: String, _ part: String) -> String {
+                signers.lastIndex { $0.slot == slot }.map { "signers[\($0)]\(part)" } ?? "signers"
+            }
+            switch field {
+            case let .decision(form): return decisions.lastIndex { $0.form == form }.map { "decisions[\($0)]" } ?? "decisions"
+            case .sharing: return "sharing"
+            case let .signer(slot): return signer(slot, "")
+            case let .name(slot): return signer(slot, ".name")
+            case let .ink(slot): return signer(slot, ".ink")
+            case .utcOffset: return "utcOffsetMinutes"
+            }
+        }
     }
 
     struct Signed: Encodable {
@@ -31,73 +74,34 @@ enum ConsentRoute {
         var pages: Int
     }
 
-    static func sign(_ body: [UInt8], document: ConsentDocument, configuration: ServerConfiguration) throws -> Response {
-        let submission: Submission
+    static func sign(_ bytes: [UInt8], document: ConsentDocument, configuration: ServerConfiguration) throws -> Response {
+        let body: Body
         do {
-            submission = try JSONDecoder().decode(Submission.self, from: Data(body))
+            body = try JSONDecoder().decode(Body.self, from: Data(bytes))
         } catch {
-            throw APIError(.badRequest, "the submission is not valid: \(error)")
+            throw APIError(.badRequest, "the submission is not valid: \(BodyError.describe(error))")
         }
-        let now = (Date().timeIntervalSince1970 * 1000).rounded()
-        var flow = ConsentFlow(document: document, utcOffsetMinutes: submission.utcOffsetMinutes ?? 0)
-        func send(_ event: ConsentFlow.Event) throws {
-            do { try flow.send(event) } catch { throw APIError(.unprocessableContent, "\(error)") }
-        }
-        // The forms, page by page, with their decisions in order.
-        for form in flow.forms {
-            guard let decision = submission.decisions.first(where: { $0.form == form.identifier })?.decision else {
-                throw APIError(.unprocessableContent, "form '\(form.identifier)' has no decision")
-            }
-            for _ in 1..<form.sections.count { try send(.next) }
-            try send(decision == .allowed ? .allow : decision == .denied ? .deny : .notNow)
-            if case .consentRequired = flow.step {
-                throw APIError(.unprocessableContent, "form '\(form.identifier)' is mandatory: consent is required")
-            }
-        }
-        if flow.step == .sharing {
-            guard let choice = submission.sharing else { throw APIError(.unprocessableContent, "the sharing question has no answer") }
-            try send(.share(choice))
-        }
-        try send(.agree)
-        try send(.confirmAgreement(true))
-        while !flow.step.isFinished {
-            switch flow.step {
-            case let .name(k):
-                let slot = flow.signers[k].identifier
-                try send(.enterName(submission.signers.first { $0.slot == slot }?.name ?? ""))
-            case let .signature(k):
-                let slot = flow.signers[k].identifier
-                guard let text = submission.signers.first(where: { $0.slot == slot })?.ink else {
-                    throw APIError(.unprocessableContent, "signature slot '\(slot)' has no signature")
-                }
-                let ink: Signature
+        var signers: [ConsentSubmission.Signer] = []
+        for (i, signer) in body.signers.enumerated() {
+            var ink: Signature?
+            if let text = signer.ink {
                 do {
                     ink = try InkDecoder(limits: SignatureInkServer.limits(configuration)).decode(Data(text.utf8), as: .native).signature
                 } catch {
-                    throw APIError(.unprocessableContent, "the signature of '\(slot)': \(error)")
+                    throw APIError(.unprocessableContent, "signers[\(i)].ink: the signature of '\(signer.slot)': \(error)")
                 }
-                do {
-                    try flow.capture { (session) throws(CaptureSession.Refusal) in
-                        try session.replay(ink)
-                        _ = try session.save(at: now)
-                    }
-                } catch {
-                    throw APIError(.unprocessableContent, "the signature of '\(slot)': \(error)")
-                }
-                try send(.acceptSignature)
-            default:
-                throw APIError(.unprocessableContent, "the walk-through stopped at \(flow.step)")
             }
+            signers.append(.init(slot: signer.slot, name: signer.name, ink: ink))
         }
-        let result = flow.result
-        let setup: PageSetup = submission.pageSize == "letter" ? .letter : .a4
         do {
-            let signed = try result.signedDocument()
-            let pdf = try signed.pdf(setup: setup)
-            let record = try ConsentRecord(signed: signed, decisions: result.decisions, sharing: result.sharingChoice,
-                                           pageSize: submission.pageSize == "letter" ? "letter" : "a4", pdf: pdf)
-            return try .json(Signed(pdf: Data(pdf).base64EncodedString(), record: String(decoding: record.json, as: UTF8.self),
-                                    pages: try signed.pageCount(setup: setup)))
+            let signed = try ConsentSubmission(
+                document: document, decisions: body.decisions.map { .init(form: $0.form, decision: $0.decision) },
+                sharing: body.sharing, signers: signers, utcOffsetMinutes: body.utcOffsetMinutes, pageSize: body.pageSize
+            ).sign()
+            return try .json(Signed(pdf: Data(signed.pdf).base64EncodedString(), record: String(decoding: signed.record.json, as: UTF8.self),
+                                    pages: signed.pageCount))
+        } catch let ConsentError.invalidSubmission(field, message) {
+            throw APIError(.unprocessableContent, "\(body.path(of: field)): \(message)")
         } catch {
             throw APIError(.unprocessableContent, "\(error)")
         }

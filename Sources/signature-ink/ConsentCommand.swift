@@ -17,13 +17,9 @@ struct ConsentCommand: ParsableCommand {
         defaultSubcommand: ConsentSignCommand.self)
 }
 
-/// Paper sizes of the consent commands.
-enum PaperSize: String, ExpressibleByArgument, CaseIterable {
-    case a4, letter
-    var setup: PageSetup { self == .a4 ? .a4 : .letter }
-}
-
 extension SharingChoice: ExpressibleByArgument {}
+
+extension PageSize: ExpressibleByArgument {}
 
 /// Reads a consent document file, within the document size limit.
 func loadConsentDocument(_ path: String) throws(InputFailure) -> ConsentDocument {
@@ -43,7 +39,8 @@ struct ConsentSignCommand: ParsableCommand {
         abstract: "Sign a consent document: write the signed PDF and the consent record (both or neither).",
         discussion: """
             ROLE is a signature slot's identifier or its title (case does not matter). Every slot that requires a \
-            name or a signature must get it. Every form of the walk-through is recorded as allowed unless named \
+            name or a signature must get it, once, and nothing it does not ask for; the ink must be enough to be a \
+            signature, as in the walk-through. Every form of the walk-through is recorded as allowed unless named \
             with --deny or --not-now (optional forms only). The date is printed in each slot's date pattern, in \
             the offset the date is given in.
             """)
@@ -74,7 +71,7 @@ struct ConsentSignCommand: ParsableCommand {
     var sharing: SharingChoice?
 
     @Option(name: .customLong("page-size"), help: "Paper: a4 or letter.")
-    var pageSize: PaperSize = .a4
+    var pageSize: PageSize = .a4
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The signed PDF.", valueName: "file.pdf"))
     var output: String
@@ -103,80 +100,63 @@ struct ConsentSignCommand: ParsableCommand {
         }
     }
 
-    /// Splits `role=value` pairs and matches each role to a slot.
-    private func pairs(_ values: [String], in document: ConsentDocument, option: String) throws(InputFailure) -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in values {
-            let role = String(pair.prefix { $0 != "=" }), value = String(pair.drop { $0 != "=" }.dropFirst())
-            guard let slot = document.slots.first(where: { $0.identifier == role })
-                    ?? document.slots.first(where: { $0.title.lowercased() == role.lowercased() }) else {
-                throw InputFailure(path: option, reason: "\(ConsentError.unknownSlot(role, known: document.slots.map(\.identifier)))")
-            }
-            guard result.updateValue(value, forKey: slot.identifier) == nil else {
-                throw InputFailure(path: option, reason: "'\(slot.identifier)' is given twice")
-            }
-        }
-        return result
+    /// The slot a role names: a slot's identifier, else a slot's title in any case; any other role is passed on as
+    /// it is, for the submission to refuse with the slots there are.
+    private func slot(_ pair: String, in document: ConsentDocument) -> String {
+        let role = String(pair.prefix { $0 != "=" })
+        let slot = document.slots.first { $0.identifier == role } ?? document.slots.first { $0.title.lowercased() == role.lowercased() }
+        return slot?.identifier ?? role
     }
+
+    /// The value of a `role=value` pair.
+    private func value(_ pair: String) -> String { String(pair.drop { $0 != "=" }.dropFirst()) }
 
     private func sign() throws(InputFailure) {
         let consent = try loadConsentDocument(document)
-        let inkFiles = try pairs(signatures, in: consent, option: "--sign")
-        let printedNames = try pairs(names, in: consent, option: "--name")
         let given = date.flatMap { ConsentDate(iso8601: $0) }
-        let now = Date().timeIntervalSince1970 * 1000
-
-        var signed = consent
-        for slot in consent.slots {
-            let ink = try inkFiles[slot.identifier].map { (path) throws(InputFailure) in try input.loader.load(path) }
-            let name = printedNames[slot.identifier] ?? ""
-            guard ink != nil || !name.isEmpty || slot.requiresName || slot.requiresSignature else { continue }
-            let when = given ?? ConsentDate(millisecondsSince1970: ink?.startTime ?? now) ?? ConsentDate(millisecondsSince1970: now)!
-            do {
-                signed = try signed.signing(ConsentSignature(slot: slot.identifier, name: name, signature: ink, date: when))
-            } catch {
-                let option = error == .missingSignature(slot: slot.identifier) ? "--sign" : "--name"
-                throw InputFailure(path: option, reason: "\(error)")
+        // Each --sign is a signer; each --name joins the first signer of its slot without a name, else is one more.
+        var signers: [ConsentSubmission.Signer] = []
+        for pair in signatures {
+            signers.append(.init(slot: slot(pair, in: consent), ink: try input.loader.load(value(pair)), date: given))
+        }
+        for pair in names {
+            let role = slot(pair, in: consent)
+            if let k = signers.firstIndex(where: { $0.slot == role && $0.name == nil }) { signers[k].name = value(pair) } else {
+                signers.append(.init(slot: role, name: value(pair), date: given))
             }
         }
-        let decisions = try self.decisions(for: consent)
-        if consent.sharing != nil && sharing == nil {
-            throw InputFailure(path: "--sharing", reason: "the document asks the sharing question; answer it with --sharing broadly or --sharing investigatorOnly")
-        }
-        if consent.sharing == nil && sharing != nil {
-            throw InputFailure(path: "--sharing", reason: "the document asks no sharing question")
-        }
-        let pdf: [UInt8]
-        let entry: ConsentRecord
+        let decisions = denied.map { ConsentFlowResult.FormDecision(form: $0, decision: .denied) }
+            + notNow.map { ConsentFlowResult.FormDecision(form: $0, decision: .notNow) }
+        let signed: ConsentSubmission.Signed
         do {
-            pdf = try signed.pdf(setup: pageSize.setup)
-            entry = try ConsentRecord(signed: signed, decisions: decisions, sharing: sharing, pageSize: pageSize.rawValue, pdf: pdf)
+            signed = try ConsentSubmission(document: consent, decisions: decisions, undecided: .allowed, sharing: sharing,
+                                           signers: signers, pageSize: pageSize).sign()
+        } catch let .invalidSubmission(field, message) {
+            throw InputFailure(path: option(naming: field, in: consent), reason: message)
         } catch {
             throw InputFailure(path: document, reason: "\(error)")
         }
-        let stagedPDF = try OutputWriter.stage(pdf, to: output)
+        let stagedPDF = try OutputWriter.stage(signed.pdf, to: output)
         let stagedRecord: OutputWriter.Staged
-        do { stagedRecord = try OutputWriter.stage(entry.json, to: record) } catch { stagedPDF.discard(); throw error }
+        do { stagedRecord = try OutputWriter.stage(signed.record.json, to: record) } catch { stagedPDF.discard(); throw error }
         do { try stagedPDF.commit() } catch { stagedRecord.discard(); throw error }
         try stagedRecord.commit()
-        print("\(output): \(consent.title), \(entry.signers.count) signer\(entry.signers.count == 1 ? "" : "s"); record \(record)")
+        let count = signed.record.signers.count
+        print("\(output): \(consent.title), \(count) signer\(count == 1 ? "" : "s"); record \(record)")
     }
 
-    /// Every walk-through form's decision: allowed unless named by --deny or --not-now.
-    private func decisions(for consent: ConsentDocument) throws(InputFailure) -> [ConsentFlowResult.FormDecision] {
-        let forms = consent.walkThroughForms
-        for (option, names) in [("--deny", denied), ("--not-now", notNow)] {
-            for name in names {
-                guard let form = forms.first(where: { $0.identifier == name }) else {
-                    throw InputFailure(path: option, reason: "no form is named '\(name)'; the forms are \(forms.map { "'\($0.identifier)'" }.joined(separator: ", "))")
-                }
-                if form.isMandatory {
-                    throw InputFailure(path: option, reason: "form '\(name)' is mandatory: consent is required to sign")
-                }
-            }
-        }
-        return forms.map { form in
-            .init(form: form.identifier, decision: denied.contains(form.identifier) ? .denied : notNow.contains(form.identifier) ? .notNow : .allowed)
+    /// The option that gave the part of the submission at fault.
+    private func option(naming field: ConsentSubmission.Field, in consent: ConsentDocument) -> String {
+        switch field {
+        case let .decision(form): return notNow.contains(form) ? "--not-now" : "--deny"
+        case .sharing: return "--sharing"
+        case let .signer(role):
+            let inked = signatures.filter { slot($0, in: consent) == role }.count
+            let named = names.filter { slot($0, in: consent) == role }.count
+            return inked > 1 || (inked == 1 && named < 2) ? "--sign" : "--name"
+        case .name: return "--name"
+        case .ink: return "--sign"
+        case .utcOffset: return "--date"
         }
     }
 }
@@ -237,7 +217,7 @@ struct ConsentPreviewCommand: ParsableCommand {
     var dpi: Double = 96
 
     @Option(name: .customLong("page-size"), help: "Paper: a4 or letter.")
-    var pageSize: PaperSize = .a4
+    var pageSize: PageSize = .a4
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The PNG file.", valueName: "file.png"))
     var output: String

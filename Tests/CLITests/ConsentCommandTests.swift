@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import InkTestSupport
+import SignatureInk
+import SignatureInkFormats
 import SignatureInkRender
 import Testing
 
@@ -64,6 +66,13 @@ import Testing
         (["--deny"], ["study"], 1, "--deny: form 'study' is mandatory"),
         (["--sharing"], ["nobody"], 2, "--sharing"),
         (["--name"], ["participant"], 2, "'participant' must be ROLE=VALUE"),
+        (["--sign"], ["participant=PARTICIPANT_INK", "participant=PARTICIPANT_INK", "investigator=PARTICIPANT_INK"], 1,
+         "--sign: signature slot 'participant' is given twice"),
+        (["--name"], ["participant=Ada", "Participant=Ada", "investigator=Charles"], 1,
+         "--name: signature slot 'participant' is given twice"),
+        (["--deny"], ["survey"], 1, "--deny: no form is named 'survey'; the forms are 'study', 'newsletter'"),
+        (["--not-now"], ["study"], 1, "--not-now: form 'study' is mandatory: consent is required to sign"),
+        (["--sharing"], [], 1, "--sharing: the document asks the sharing question and it has no answer"),
     ]
 
     @Test(arguments: mistakes.indices)
@@ -86,6 +95,53 @@ import Testing
         #expect(r.status == status, "\(r.stderr)")
         #expect(r.stderr.contains(message), "\(r.stderr)")
         #expect(try dir.files().isEmpty)
+    }
+
+    @Test func aSingleDotIsRefusedByTheSignatureMinimums() throws {
+        let dir = try TemporaryDirectory()
+        let dot = TestData.sampleStrokes.appendingPathComponent("single-dot.json")
+        var arguments = Self.signing(dir)
+        arguments[arguments.firstIndex(of: "participant=\(Self.participantInk)")!] = "participant=\(dot.path)"
+        let r = try CLIRunner.run(arguments)
+        #expect(r.status == 1)
+        // The capture session's own refusal, as the server words it too.
+        let ink = try InkDecoder().decode(try Data(contentsOf: dot)).signature
+        let shortfall = try #require(SignatureMinimums.default.shortfall(of: ink))
+        #expect(r.stderr.contains("--sign: the signature of 'participant': \(CaptureSession.Refusal.tooSmall(shortfall))\n"), "\(r.stderr)")
+        #expect(try dir.files().isEmpty)
+    }
+
+    @Test func withoutADateEachSignatureIsDatedByItsInksCaptureTime() throws {
+        let dir = try TemporaryDirectory()
+        var arguments = Self.signing(dir)
+        arguments.removeSubrange(arguments.firstIndex(of: "--date")!...arguments.firstIndex(of: "--date")! + 1)
+        let r = try CLIRunner.run(arguments)
+        #expect(r.status == 0, "\(r.stderr)")
+        let record = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("signed.json")))) as? [String: Any]
+        let format = ISO8601DateFormatter()
+        format.timeZone = TimeZone(secondsFromGMT: 0)
+        var expected: [String] = []
+        for ink in [Self.participantInk, TestData.sampleStrokes.appendingPathComponent("short-name.json").path] {
+            let start = try #require(try InkDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: ink))).signature.startTime)
+            expected.append(format.string(from: Date(timeIntervalSince1970: start / 1000)))
+        }
+        #expect((record?["signers"] as? [[String: Any]])?.compactMap { $0["date"] as? String } == expected)
+    }
+
+    @Test func contradictoryOrUnaskedAnswersAreRefused() throws {
+        let dir = try TemporaryDirectory()
+        let both = try CLIRunner.run(Self.signing(dir, extra: ["--deny", "newsletter", "--not-now", "newsletter"]))
+        #expect(both.status == 1)
+        #expect(both.stderr.contains("--not-now: form 'newsletter' is both denied and not now"), "\(both.stderr)")
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.document))) as? [String: Any])
+        object["sharing"] = nil
+        let unasked = try dir.write("no-sharing.json", String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+        var arguments = Self.signing(dir)
+        arguments[1] = unasked
+        let r = try CLIRunner.run(arguments)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("--sharing: the document asks no sharing question"), "\(r.stderr)")
+        #expect(try dir.files() == ["no-sharing.json"])
     }
 
     @Test func aBadDocumentIsNamedWithItsField() throws {

@@ -12,7 +12,7 @@ import Testing
         let pdf = try signed.pdf()
         let record = try ConsentRecord(signed: signed, decisions: [.init(form: "study", decision: .allowed),
                                                                    .init(form: "newsletter", decision: .denied)],
-                                       sharing: .broadly, pageSize: "a4", pdf: pdf)
+                                       sharing: .broadly, pageSize: .a4, pdf: pdf)
         return (record, pdf)
     }
 

@@ -28,7 +28,7 @@ func render() throws -> (pdf: [UInt8], record: [UInt8]) {
         document = try document.signing(ConsentSignature(slot: signer.slot, name: signer.name, signature: ink, date: date))
     }
     let pdf = try document.pdf()
-    let record = try ConsentRecord(signed: document, pageSize: "a4", pdf: pdf)
+    let record = try ConsentRecord(signed: document, pageSize: .a4, pdf: pdf)
     return (pdf, record.json)
 }
 

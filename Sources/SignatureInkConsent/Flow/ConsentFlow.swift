@@ -7,8 +7,8 @@ public import SignatureInk
 /// The order: each of the document's forms (``ConsentDocument/walkThroughForms``) page by page, with Allow, Deny and
 /// (on optional forms) Not Now on the last page; the sharing question when the document has one; the review with
 /// Agree and Disagree, Agree asking to confirm the reason for consent; then for each signer, the name when the slot
-/// requires one and the signature, captured by a `CaptureSession` with its own life cycle. Cancel asks whether to
-/// quit: Yes abandons the whole flow, No goes back to where it was. Deny on a mandatory form raises the "consent
+/// requires one and the signature, captured by a `CaptureSession` with its own life cycle (or replayed from recorded
+/// ink with ``replay(_:savedAt:)``). Cancel asks whether to quit: Yes abandons the whole flow, No goes back to where it was. Deny on a mandatory form raises the "consent
 /// required" alert and stays on the form; Deny or Not Now on an optional form records the decline and goes on.
 ///
 /// ```swift
@@ -21,6 +21,10 @@ public import SignatureInk
 /// try flow.send(.acceptSignature)
 /// let signed = try flow.result.signedDocument()
 /// ```
+///
+/// Each signature is dated by ``ConsentDate/signing(given:inkStartTime:now:utcOffsetMinutes:)``: the date given with
+/// ``Event/enterDate(_:)``, else the ink's capture start time, else the time of signing (when the signature was
+/// saved, or for a slot without ink, the flow's clock when the name was entered), printed in ``utcOffsetMinutes``.
 ///
 /// Every event that the current step does not offer is refused with a ``Refusal`` and changes nothing.
 public struct ConsentFlow: Sendable {
@@ -81,6 +85,9 @@ public struct ConsentFlow: Sendable {
         case confirmAgreement(Bool)
         /// The printed name, at name entry.
         case enterName(String)
+        /// The date the signer states, at name entry or signature capture: it dates the signature in place of the
+        /// ink's capture time and the time of signing.
+        case enterDate(ConsentDate)
         /// Takes the signature saved in ``ConsentFlow/captureSession`` and goes on.
         case acceptSignature
     }
@@ -107,7 +114,7 @@ public struct ConsentFlow: Sendable {
     }
 
     /// A form's decision.
-    public enum Decision: String, Sendable, Hashable, Codable {
+    public enum Decision: String, Sendable, Hashable, Codable, CaseIterable {
         /// Allowed.
         case allowed
         /// Denied (optional forms only: a mandatory form cannot be denied and go on).
@@ -122,7 +129,7 @@ public struct ConsentFlow: Sendable {
     public let forms: [ConsentForm]
     /// The slots this flow collects, in order.
     public let signers: [SignatureSlot]
-    /// The UTC offset signing dates are printed in, in minutes.
+    /// The UTC offset signing dates are printed in, in minutes, `-1080...1080`.
     public let utcOffsetMinutes: Int
     /// How signatures are captured.
     public let captureConfiguration: CaptureSession.Configuration
@@ -140,6 +147,11 @@ public struct ConsentFlow: Sendable {
     /// The capture of the current signer's signature, at a ``Step/signature(signer:)`` step; `nil` elsewhere.
     public private(set) var captureSession: CaptureSession?
     private var pendingName = ""
+    private var pendingDate: ConsentDate?
+    /// The record ``replay(_:savedAt:)`` saved and the ink it replayed, to keep what only the ink says.
+    private var replayed: (record: SignatureRecord, ink: Signature)?
+    /// The time of signing for a slot without ink, in milliseconds since 1970.
+    private let clock: @Sendable () -> Double
 
     /// Starts a flow at the first page of the first form.
     /// - Parameters:
@@ -148,14 +160,19 @@ public struct ConsentFlow: Sendable {
     ///     signature. Unknown identifiers are left out.
     ///   - utcOffsetMinutes: the signer's UTC offset for the printed dates, `-1080...1080`; default 0.
     ///   - captureConfiguration: how the signature is captured; default a required signature with the default pen.
+    ///   - clock: the time of signing of a slot without ink, read when its name is entered, in milliseconds since
+    ///     1970; default the system clock (``ConsentDate/currentMilliseconds()``).
     public init(document: ConsentDocument, signers: [String]? = nil, utcOffsetMinutes: Int = 0,
-                captureConfiguration: CaptureSession.Configuration = CaptureSession.Configuration(isRequired: true)) {
+                captureConfiguration: CaptureSession.Configuration = CaptureSession.Configuration(isRequired: true),
+                clock: @escaping @Sendable () -> Double = { ConsentDate.currentMilliseconds() }) {
         self.document = document
         self.forms = document.walkThroughForms
         let wanted = signers ?? document.slots.filter { $0.requiresName || $0.requiresSignature }.map(\.identifier)
         self.signers = wanted.compactMap { document.slot($0) }
-        self.utcOffsetMinutes = max(-1080, min(1080, utcOffsetMinutes))
+        let offsets = ConsentDate.utcOffsetRange
+        self.utcOffsetMinutes = max(offsets.lowerBound, min(offsets.upperBound, utcOffsetMinutes))
         self.captureConfiguration = captureConfiguration
+        self.clock = clock
         step = .review
         step = afterForms(from: 0)
     }
@@ -175,8 +192,8 @@ public struct ConsentFlow: Sendable {
         case .sharing: return [.share(.broadly), .share(.investigatorOnly), .cancel]
         case .review: return [.agree, .disagree, .cancel]
         case .confirmingAgreement: return [.confirmAgreement(true), .confirmAgreement(false)]
-        case .name: return [.enterName(""), .cancel]
-        case .signature: return [.acceptSignature, .cancel]
+        case .name: return [.enterName(""), .enterDate(.unixEpoch), .cancel]
+        case .signature: return [.acceptSignature, .enterDate(.unixEpoch), .cancel]
         case .completed, .abandoned, .declined: return []
         }
     }
@@ -224,12 +241,22 @@ public struct ConsentFlow: Sendable {
             do { try ConsentSignature.validate(name: trimmed, field: "name") } catch { throw .invalidName("\(error)") }
             guard !trimmed.isEmpty else { throw .invalidName("a name is required for \(signers[k].title)") }
             pendingName = trimmed
-            if signers[k].requiresSignature { startCapture(k) } else { finishSigner(k, signature: nil, at: nil) }
+            if signers[k].requiresSignature { startCapture(k) } else { finishSigner(k, signature: nil, savedAt: nil) }
+        case let (.name, .enterDate(date)), let (.signature, .enterDate(date)):
+            pendingDate = date
         case let (.signature(k), .acceptSignature):
             guard let session = captureSession, session.state == .saved, let record = session.record else {
                 throw .signatureNotSaved(captureSession?.state ?? .inactive)
             }
-            finishSigner(k, signature: record.signature, at: record.savedAt)
+            var signature = record.signature
+            if let replayed, replayed.record == record {
+                // What pointer events do not carry comes from the replayed ink.
+                signature.canvas = replayed.ink.canvas ?? signature.canvas
+                signature.startTime = replayed.ink.startTime ?? signature.startTime
+                signature.metadata = replayed.ink.metadata
+                signature.pens = replayed.ink.pens
+            }
+            finishSigner(k, signature: signature, savedAt: record.savedAt)
         default:
             throw refuse
         }
@@ -244,6 +271,32 @@ public struct ConsentFlow: Sendable {
         guard case .signature = step, var session = captureSession else { throw .notOffered(.acceptSignature, at: step) }
         defer { captureSession = session }
         do { return try body(&session) } catch { throw .capture(error) }
+    }
+
+    /// Signs the current signer with recorded ink instead of live pointer input: a new capture session (with
+    /// ``captureConfiguration``) replays the ink's strokes and saves them at `time`, so that the session's rules,
+    /// `SignatureMinimums` among them, apply as to drawn ink. ``Event/acceptSignature`` then takes it.
+    ///
+    /// The session keeps what pointer events carry: each sample's position, time from the first sample, pressure
+    /// and tilt. The accepted signature keeps as well what only the ink says about itself: its canvas, its capture
+    /// start time, its metadata and its strokes' pens.
+    /// - Parameters:
+    ///   - ink: the recorded signature.
+    ///   - time: the save time, the time of signing, in milliseconds since 1970.
+    /// - Throws: ``Refusal/notOffered(_:at:)`` away from a signature step; ``Refusal/capture(_:)`` when the session
+    ///   refuses the ink, such as `CaptureSession.Refusal.tooSmall(_:)`. A refused replay changes nothing.
+    public mutating func replay(_ ink: Signature, savedAt time: Double) throws(Refusal) {
+        guard case .signature = step else { throw .notOffered(.acceptSignature, at: step) }
+        var session = CaptureSession(configuration: captureConfiguration)
+        let record: SignatureRecord
+        do {
+            try session.replay(ink)
+            record = try session.save(at: time)
+        } catch {
+            throw .capture(error)
+        }
+        captureSession = session
+        replayed = (record, ink)
     }
 
     /// What was decided, so far or at the end.
@@ -267,9 +320,11 @@ public struct ConsentFlow: Sendable {
 
     /// The first step of signer `k`, or completion after the last.
     private mutating func signerStep(_ k: Int) -> Step {
-        guard k < signers.count else { return .completed }
-        if signers[k].requiresName { pendingName = ""; return .name(signer: k) }
         pendingName = ""
+        pendingDate = nil
+        replayed = nil
+        guard k < signers.count else { return .completed }
+        if signers[k].requiresName { return .name(signer: k) }
         if signers[k].requiresSignature {
             captureSession = CaptureSession(configuration: captureConfiguration)
             return .signature(signer: k)
@@ -282,10 +337,10 @@ public struct ConsentFlow: Sendable {
         step = .signature(signer: k)
     }
 
-    private mutating func finishSigner(_ k: Int, signature: Signature?, at savedAt: Double?) {
-        let ms = savedAt ?? signature?.startTime ?? 0
-        let date = ConsentDate(millisecondsSince1970: ms, utcOffsetMinutes: utcOffsetMinutes)
-            ?? ConsentDate(millisecondsSince1970: 0)!
+    /// Records signer `k`'s signature, dated by the one rule (a clock out of range gives ``ConsentDate/unixEpoch``).
+    private mutating func finishSigner(_ k: Int, signature: Signature?, savedAt: Double?) {
+        let date = ConsentDate.signing(given: pendingDate, inkStartTime: signature?.startTime, now: savedAt ?? clock(),
+                                       utcOffsetMinutes: utcOffsetMinutes) ?? .unixEpoch
         signatures.append(ConsentSignature(slot: signers[k].identifier, name: pendingName, signature: signature, date: date))
         captureSession = nil
         step = signerStep(k + 1)

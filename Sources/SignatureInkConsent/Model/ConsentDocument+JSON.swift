@@ -75,12 +75,14 @@ extension ConsentDocument {
         }
     }
 
+    /// A JSON kind of value, in words: never the name of a Swift type.
     private static func describe(_ type: Any.Type) -> String {
         switch type {
         case is String.Type: "a string"
         case is Bool.Type: "true or false"
         case is Array<Any>.Type: "an array"
-        default: type == [String].self ? "an array of strings" : "\(type)"
+        case is Int.Type, is Double.Type: "a number"
+        default: type == [String].self ? "an array of strings" : type == [String: Any].self ? "an object" : "a value of another kind"
         }
     }
 

@@ -2,7 +2,7 @@
 import FoundationEssentials
 import SignatureInk
 import SignatureInkFormats
-import SignatureInkRender
+public import SignatureInkRender
 
 /// The record of a consent: what document was agreed to, what was decided, who signed when, and the PDF made, each
 /// identified by its SHA-256.
@@ -38,8 +38,8 @@ public struct ConsentRecord: Sendable, Hashable, Codable {
     public var sharing: SharingChoice?
     /// The signers, in slot order.
     public var signers: [Signer]
-    /// The paper the PDF was laid out on: `a4`, `letter`, or `W x H pt, margin M pt`.
-    public var pageSize: String
+    /// The paper the PDF was laid out on, written `"a4"` or `"letter"`.
+    public var pageSize: PageSize
     /// SHA-256 of the PDF file.
     public var pdfSHA256: String
 
@@ -48,11 +48,11 @@ public struct ConsentRecord: Sendable, Hashable, Codable {
     ///   - signed: the signed copy.
     ///   - decisions: each form's decision; default every walk-through form allowed.
     ///   - sharing: the sharing answer; default `nil`.
-    ///   - pageSize: the paper's name as written in the record.
+    ///   - pageSize: the paper the PDF was laid out on.
     ///   - pdf: the PDF's bytes.
     /// - Throws: ``ConsentError/rendering(_:)`` when a signature cannot be written in the native format.
     public init(signed: ConsentDocument, decisions: [ConsentFlowResult.FormDecision]? = nil, sharing: SharingChoice? = nil,
-                pageSize: String, pdf: [UInt8]) throws(ConsentError) {
+                pageSize: PageSize, pdf: [UInt8]) throws(ConsentError) {
         documentDigest = signed.digest
         document = String(decoding: signed.canonicalJSON, as: UTF8.self)
         self.decisions = decisions ?? signed.walkThroughForms.map { .init(form: $0.identifier, decision: .allowed) }

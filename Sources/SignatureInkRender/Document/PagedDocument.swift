@@ -80,7 +80,12 @@ public struct PagedDocument: Sendable {
     /// The document as a PDF: fonts embedded as subsets, signatures as vector paths, an outline entry for each
     /// bookmarked heading.
     /// - Throws: ``RenderError`` for a bad setup or block, missing fonts, or a Cairo failure.
-    public func pdf() throws(RenderError) -> [UInt8] {
+    public func pdf() throws(RenderError) -> [UInt8] { try pdfAndPageCount().pdf }
+
+    /// The document as a PDF (see ``pdf()``) and its number of pages, from one pagination: what ``pdf()`` and
+    /// ``pageCount()`` give for the layout work of one.
+    /// - Throws: as ``pdf()``.
+    public func pdfAndPageCount() throws(RenderError) -> (pdf: [UInt8], pageCount: Int) {
         let pages = try paginate()
         let document = PDFDocument(title: title.isEmpty ? nil : title, subject: subject.isEmpty ? nil : subject,
                                    creationDate: creationDate)
@@ -97,7 +102,7 @@ public struct PagedDocument: Sendable {
                 for deeper in (level + 1)...4 { parents[deeper] = nil }
             }
         }
-        return try document.finish()
+        return (try document.finish(), pages.count)
     }
 
     /// One page as a PNG, for a review screen.
