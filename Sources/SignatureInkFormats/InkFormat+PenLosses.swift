@@ -14,7 +14,7 @@ extension InkFormat {
     ///   pen, a constant width from InkML or Wacom UIM is drawn with signature_pad's curves), needs both widths
     ///   (signature_pad's defaults fill a missing one), and has no tip.
     /// - A stroke list keeps no pen.
-    /// - SVC2004 and UIM are not written (``canEncode``): nothing is said.
+    /// - SVC2004 and UIM are not written (``InkFormat/canEncode``): nothing is said.
     /// - Parameter signature: the signature to be written.
     /// - Returns: one sentence per kind of loss, naming the strokes (1-based).
     public func penLosses(of signature: Signature) -> [String] {
