@@ -5,8 +5,9 @@ public import SignatureInk
 /// Writes a signature in any format whose ``InkFormat/canEncode`` is true.
 ///
 /// What each format keeps: the native format and InkML keep everything (samples, all channels, canvas,
-/// start time, metadata); signature_pad keeps positions, times and pressure (a missing pressure becomes
-/// 0) and its pen settings from ``InkMetadataKey``; the stroke list keeps positions, times and pressure.
+/// start time, metadata, pens); signature_pad keeps positions, times and pressure (a missing pressure becomes
+/// 0) and each stroke's pen (`Signature.pens`) as far as its settings can hold it; the stroke list keeps
+/// positions, times and pressure. ``InkFormat/penLosses(of:)`` says what of the pens a format does not keep.
 /// Times are written as `Signature.startTime` plus `t` where the format has absolute times, so a
 /// fractional `t` may come back differing in the last bits (under 0.001 ms for epoch start times).
 public struct InkEncoder: Sendable {

@@ -2,51 +2,67 @@
 public import SignatureInk
 
 extension InkFormat {
-    /// What writing `signature` in this format loses of its recorded pens (`Signature.pens`), in
-    /// words for the user; empty when the format keeps them all.
+    /// What writing `signature` in this format loses of its recorded pens (`Signature.pens`), in words for the
+    /// user; empty when the format keeps them all, so that reading the file back gives the same pens.
     ///
     /// - Native keeps every pen as it is.
-    /// - InkML keeps colours, one width, transparency and tip as brushes; signature_pad's minimum and maximum
-    ///   widths, dot size, velocity filter and eraser are kept only as annotations, which no brush reads.
-    /// - signature_pad JSON keeps colours, its own widths, dot size, velocity filter and eraser; a constant
-    ///   width from InkML or Wacom UIM (`pen.width`), transparency and tip are lost.
+    /// - InkML keeps every pen: colour, transparency, width and tip as brush properties any reader knows, and a pen
+    ///   those cannot describe (a width that varies, a dot width of its own, signature_pad's model, an eraser, a
+    ///   composite operation) also whole in a `signature-ink:pen` brush property.
+    /// - signature_pad JSON keeps colour, both widths, dot width, velocity filter weight, eraser and composite
+    ///   operation of a pen with signature_pad's width model. It has no other width model (a pressure or speed
+    ///   pen, a constant width from InkML or Wacom UIM is drawn with signature_pad's curves), needs both widths
+    ///   (signature_pad's defaults fill a missing one), and has no tip.
     /// - A stroke list keeps no pen.
+    /// - SVC2004 and UIM are not written (``InkFormat/canEncode``): nothing is said.
     /// - Parameter signature: the signature to be written.
-    /// - Returns: one sentence per kind of loss.
+    /// - Returns: one sentence per kind of loss, naming the strokes (1-based).
     public func penLosses(of signature: Signature) -> [String] {
-        guard !signature.pens.isEmpty else { return [] }
-        let signaturePadPens = signature.pens.filter {
-            if case .signaturePad = $0.widthModel { return true } else { return false }
-        }
-        let otherPens = signature.pens.filter {
-            if case .signaturePad = $0.widthModel { return false } else { return true }
-        }
-        func has(_ key: String) -> Bool {
-            signature.metadata.keys.contains { $0 == key || ($0.hasPrefix(key + "[") && $0.hasSuffix("]")) }
-        }
-        var losses: [String] = []
+        let pens = signature.pens.prefix(signature.strokeCount)
+        guard !pens.isEmpty else { return [] }
         switch self {
-        case .native, .svc2004, .uim:
-            break
-        case .inkml:
-            if !signaturePadPens.isEmpty {
-                var what = "signature_pad's widths and velocity model"
-                if signaturePadPens.contains(where: { $0.blend == .erase }) { what += " and its eraser strokes" }
-                losses.append("InkML has no brush for \(what): kept as annotations only, drawn with the brushes' colour and the renderer's widths")
-            }
-        case .signaturePad:
-            if otherPens.contains(where: { $0.maxWidth != nil }) && has(InkMetadataKey.penWidth) {
-                losses.append("signature_pad JSON has no constant pen width: it is written as minWidth = maxWidth, and drawn with signature_pad's curves")
-            }
-            if has(InkMetadataKey.penTransparency) || has(InkMetadataKey.penTip) {
-                losses.append("signature_pad JSON has no brush transparency or tip: dropped")
-            }
-            if otherPens.contains(where: { $0.color != .black }) && !has(InkMetadataKey.penColor) {
-                losses.append("the pen colours are not in the metadata signature_pad JSON is written from: dropped")
-            }
+        case .native, .inkml, .svc2004, .uim:
+            return []
         case .strokeList:
-            losses.append("a stroke list holds no pen: the recorded colours and widths are dropped")
+            return ["a stroke list holds no pen: the recorded colours and widths are dropped"]
+        case .signaturePad:
+            var losses: [String] = []
+            func strokes(_ where: (Pen) -> Bool) -> [Int] {
+                pens.enumerated().filter { `where`($0.element) }.map { $0.offset + 1 }
+            }
+            let constant = strokes { $0.constantWidth != nil }
+            if !constant.isEmpty {
+                losses.append("signature_pad JSON has no constant pen width: \(Self.strokeNames(constant)) written with "
+                              + "minWidth = maxWidth, and drawn with signature_pad's curves")
+            }
+            let pressureOrSpeed = strokes { $0.widthModel == .pressureOrSpeed && $0.constantWidth == nil }
+            if !pressureOrSpeed.isEmpty {
+                losses.append("signature_pad JSON has no pressure or speed width model: \(Self.strokeNames(pressureOrSpeed)) "
+                              + "written for signature_pad's velocity model")
+            }
+            let missingWidth = strokes { $0.minWidth == nil || $0.maxWidth == nil }
+            if !missingWidth.isEmpty {
+                losses.append("signature_pad JSON needs both widths: \(Self.strokeNames(missingWidth)) without one written "
+                              + "with signature_pad's default (minWidth 0.5, maxWidth 2.5)")
+            }
+            let tip = strokes { $0.tip != .ellipse }
+            if !tip.isEmpty {
+                losses.append("signature_pad JSON has no brush tip: the rectangle tip of \(Self.strokeNames(tip)) is dropped")
+            }
+            return losses
         }
-        return losses
+    }
+
+    /// `stroke 3` or `strokes 1-4, 7`, from 1-based stroke numbers in increasing order.
+    static func strokeNames(_ numbers: [Int]) -> String {
+        var runs: [String] = []
+        var i = 0
+        while i < numbers.count {
+            var j = i
+            while j + 1 < numbers.count, numbers[j + 1] == numbers[j] + 1 { j += 1 }
+            runs.append(i == j ? "\(numbers[i])" : "\(numbers[i])-\(numbers[j])")
+            i = j + 1
+        }
+        return (numbers.count == 1 ? "stroke " : "strokes ") + runs.joined(separator: ", ")
     }
 }

@@ -13,8 +13,9 @@ struct ConvertCommand: ParsableCommand {
         abstract: "Convert stroke files between formats.",
         discussion: """
             Inputs in any readable format (detected from the content, or --input-format) are written in the \
-            --to format without loss of what that format can hold. Inputs are files or directories; they are \
-            converted on every core, and a bad input is reported as FILE: reason while the others are still written.
+            --to format without loss of what that format can hold; what it cannot hold of the strokes' pens is \
+            said on stderr as a note. Inputs are files or directories; they are converted on every core, and a bad \
+            input is reported as FILE: reason while the others are still written.
             """)
 
     @Argument(help: "Stroke files or directories to convert.")
@@ -46,7 +47,8 @@ struct ConvertCommand: ParsableCommand {
         let format = to
         try BatchJob.run(inputs: inputs, loader: input.loader, output: output.target, batch: batch.settings,
                          fileExtension: Self.fileExtension(of: format)) { signature, path in
-            // What the target cannot hold of the pens is said, never dropped silently.
+            // The pens are written from `Signature.pens`; what the target cannot hold of them is said, never
+            // dropped silently.
             for loss in format.penLosses(of: signature) { Diagnostics.error("note: \(path): \(loss)") }
             return Array(try InkEncoder().encode(signature, as: format))
         }

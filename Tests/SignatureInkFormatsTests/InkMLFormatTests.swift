@@ -27,11 +27,12 @@ import SignatureInkFormats
         // The intermittent elevation is present once, 45 degrees.
         let altitudes = s.samples.compactMap(\.altitude)
         #expect(altitudes.count == 1 && abs(altitudes[0] - Float.pi / 4) < 1e-6)
-        #expect(s.metadata[InkMetadataKey.penColor] == "#1a237e")
-        #expect(s.metadata[InkMetadataKey.penWidth] == "\(0.5 * Self.mm)")
-        #expect(s.metadata["pen.color[1]"] == "red")
-        #expect(s.metadata["pen.width[1]"] == nil)
-        #expect(s.metadata["writer"] == "A. N. Example & Co.")
+        // Each trace's brush is its pen: the red brush takes the blue one's width by brushRef; the trace outside the
+        // group has InkML's default brush.
+        #expect(s.pens == [.constant(color: Color(red: 0x1a, green: 0x23, blue: 0x7e), width: 0.5 * Self.mm),
+                           .constant(color: Color(red: 255, green: 0, blue: 0), width: 0.5 * Self.mm),
+                           .constant(color: .black, width: nil)])
+        #expect(s.metadata == ["writer": "A. N. Example & Co."])
         #expect(result.assumptions.contains { $0.contains("pen-up") })
         #expect(s.canvas == nil)
     }
@@ -65,8 +66,9 @@ import SignatureInkFormats
         let azimuths = s.samples.map { Double($0.azimuth!) }
         #expect(abs(altitudes[0] - .pi / 2) < 1e-6 && abs(altitudes[1] - .pi / 4) < 1e-6 && abs(altitudes[2] - .pi / 4) < 1e-6)
         #expect(abs(azimuths[1]) < 1e-6 && abs(azimuths[2] - .pi / 2) < 1e-6)
-        #expect(s.metadata[InkMetadataKey.penColor] == "#000000")
-        #expect(s.metadata[InkMetadataKey.penWidth].flatMap(Double.init).map { abs($0 - 53 * 96 / 2540) < 1e-9 } == true)
+        #expect(s.pens.count == 1 && s.pens.first?.color == .black)
+        #expect(s.pens.first?.constantWidth.map { abs($0 - 53 * 96 / 2540) < 1e-9 } == true)
+        #expect(s.metadata.isEmpty)
         #expect(result.assumptions.contains { $0.contains("no T channel") })
     }
 
@@ -114,13 +116,14 @@ import SignatureInkFormats
     }
 
     @Test func encodesWithDifferencesWhenExact() throws {
-        let s = Signature(strokes: [[InkSample(x: 10, y: 20, t: 0, pressure: 0.5), InkSample(x: 12, y: 21, t: 8, pressure: 0.52)]],
-                          startTime: 1_763_781_117_123, metadata: [InkMetadataKey.penColor: "black"])
+        var s = Signature(strokes: [[InkSample(x: 10, y: 20, t: 0, pressure: 0.5), InkSample(x: 12, y: 21, t: 8, pressure: 0.52)]],
+                          startTime: 1_763_781_117_123)
+        s.pens = [Pen()]
         let text = String(decoding: try InkEncoder().encode(s, as: .inkml), as: UTF8.self)
         #expect(text.contains("<trace>10 20 0 0.5, '2 '1 '8 0.52</trace>"))
         #expect(text.contains("<timestamp xml:id=\"ts0\" time=\"1763781117123\"/>"))
-        #expect(text.contains("<brushProperty name=\"color\" value=\"black\"/>"))
-        #expect(try InkDecoder().decode(Data(text.utf8)).signature.withoutPens == s)
+        #expect(text.contains("<brush xml:id=\"br0\"><brushProperty name=\"color\" value=\"#000000\"/></brush>"))
+        #expect(try InkDecoder().decode(Data(text.utf8)).signature == s)
     }
 
     @Test(arguments: 0..<40)
@@ -130,17 +133,11 @@ import SignatureInkFormats
                                    canvas: seed % 3 == 1, startTime: seed % 4 != 0, timeStep: seed % 5 == 0 ? 0.1 : 0.25)
         var s = random.signature(shape)
         if seed % 2 == 1 {
-            s.metadata = ["device": "pen <\"tablet\"> & 'stylus'", "note\tkey": "line 1\r\nline 2\ttab",
-                          InkMetadataKey.penColor: "#1a237e", InkMetadataKey.penWidth: "2.5"]
-            if s.strokeCount > 1 { s.metadata["pen.color[1]"] = "red" }
+            s.metadata = ["device": "pen <\"tablet\"> & 'stylus'", "note\tkey": "line 1\r\nline 2\ttab"]
+            s.pens = Array(repeating: .constant(color: Color(red: 0x1a, green: 0x23, blue: 0x7e), width: 2.5), count: s.strokeCount)
+            if s.strokeCount > 1 { s.pens[1].color = Color(red: 255, green: 0, blue: 0) }
         }
         let back = try InkDecoder().decode(InkEncoder().encode(s, as: .inkml), as: .inkml).signature
-        #expect(back.withoutPens == s)
-        if seed % 2 == 1 {
-            #expect(back.pens.first == Pen.constant(color: Color(red: 0x1a, green: 0x23, blue: 0x7e), width: 2.5))
-            if s.strokeCount > 1 { #expect(back.pens[1].color == Color(red: 255, green: 0, blue: 0)) }
-        } else {
-            #expect(back.pens.isEmpty)
-        }
+        #expect(back == s)
     }
 }

@@ -54,12 +54,13 @@ import SignatureInkFormats
         let result = try InkDecoder().decode(Data(json.utf8))
         let s = result.signature
         #expect(s.strokeCount == 2)
-        #expect(s.metadata == [
-            InkMetadataKey.penColor: "#1a237e", InkMetadataKey.signaturePadDotSize: "1.5",
-            InkMetadataKey.signaturePadMinWidth: "1", InkMetadataKey.signaturePadMaxWidth: "4",
-            InkMetadataKey.signaturePadVelocityFilterWeight: "0.5",
-            "pen.color[1]": "red", "signaturePad.compositeOperation[1]": "multiply",
-        ])
+        // The settings are the pens, and only the pens.
+        #expect(s.metadata.isEmpty)
+        var red = Pen.signaturePad(color: Color(red: 255, green: 0, blue: 0), minWidth: 1, maxWidth: 4, dotSize: 1.5,
+                                   velocityFilterWeight: 0.5, erases: false)
+        red.compositeOperation = "multiply"
+        #expect(s.pens == [.signaturePad(color: Color(red: 0x1a, green: 0x23, blue: 0x7e), minWidth: 1, maxWidth: 4,
+                                         dotSize: 1.5, velocityFilterWeight: 0.5, erases: false), red])
         #expect(s.samples.map(\.pressure) == [0.5, 0.25])
         #expect(result.assumptions.contains { $0.contains("1 empty stroke") })
         let again = try InkDecoder().decode(InkEncoder().encode(s, as: .signaturePad)).signature
@@ -70,6 +71,8 @@ import SignatureInkFormats
         let json = #"[{"points":[{"x":1,"y":2,"time":5},{"x":2,"y":2,"time":9}]}]"#
         let result = try InkDecoder().decode(Data(json.utf8))
         #expect(result.signature.metadata.isEmpty)
+        #expect(result.signature.pens == [.signaturePad(color: .black, minWidth: 0.5, maxWidth: 2.5, dotSize: 0,
+                                                        velocityFilterWeight: 0.7, erases: false)])
         #expect(!result.signature.hasPressure)
         #expect(result.signature.startTime == nil)
         #expect(result.signature.samples.map(\.t) == [0, 4])
@@ -77,7 +80,8 @@ import SignatureInkFormats
     }
 
     @Test func rejectsANonNumericSettingWhenEncoding() {
-        let s = Signature(strokes: [[InkSample(x: 0, y: 0, t: 0)]], metadata: [InkMetadataKey.signaturePadMinWidth: "thin"])
+        var s = Signature(strokes: [[InkSample(x: 0, y: 0, t: 0)]])
+        s.pens = [Pen(minWidth: .nan, maxWidth: 4)]
         #expect(throws: FormatError.self) { try InkEncoder().encode(s, as: .signaturePad) }
     }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Foundation
 import InkTestSupport
 import SignatureInk
 import Testing
@@ -90,5 +91,43 @@ import Testing
         path.curve(to: Point(10, 0), control1: Point(2, -5), control2: Point(8, 5))
         path.close()
         #expect(try #require(path.controlBounds) == Rect(minX: 0, minY: -5, maxX: 10, maxY: 5))
+    }
+}
+
+/// The pen model: the fields a format records beyond colour and widths, and their defaults.
+@Suite struct PenModelTests {
+    @Test func aPenDecodedWithoutTheLaterFieldsGetsTheirDefaults() throws {
+        let old = #"{"color":{"red":220,"green":20,"blue":60,"alpha":255},"minWidth":1,"maxWidth":3,"widthModel":{"pressureOrSpeed":{}},"blend":"erase"}"#
+        let pen = try JSONDecoder().decode(Pen.self, from: Data(old.utf8))
+        #expect(pen == Pen(color: Color(red: 220, green: 20, blue: 60), minWidth: 1, maxWidth: 3, blend: .erase))
+        #expect(pen.tip == .ellipse && pen.compositeOperation == nil)
+        let full = Pen(color: .white, dotWidth: 2, widthModel: .signaturePad(velocityFilterWeight: 0.4), tip: .rectangle,
+                       compositeOperation: "multiply")
+        #expect(try JSONDecoder().decode(Pen.self, from: JSONEncoder().encode(full)) == full)
+    }
+
+    @Test func heldMakesACompositeOperationTheBlendItNames() {
+        #expect(Pen(compositeOperation: "destination-out").held == Pen(blend: .erase))
+        #expect(Pen(blend: .erase, compositeOperation: "source-over").held == Pen())
+        #expect(Pen(compositeOperation: "").held == Pen())
+        #expect(Pen(compositeOperation: "multiply").held.compositeOperation == "multiply")
+    }
+
+    @Test func aNamedColourHasItsCSSName() {
+        #expect(Color(red: 220, green: 20, blue: 60).cssName == "crimson")
+        #expect(Color.black.cssName == "black")
+        #expect(Color(red: 128, green: 128, blue: 128).cssName == "gray")  // gray and grey: the first
+        #expect(Color(red: 220, green: 20, blue: 61).cssName == nil)
+        #expect(Color(red: 220, green: 20, blue: 60, alpha: 254).cssName == nil)
+        for name in ["crimson", "navy", "rebeccapurple", "white"] {
+            #expect(Color(css: name)?.cssName == name)
+        }
+    }
+
+    @Test func aConstantWidthIsOneWidthThatFollowsNothing() {
+        #expect(Pen.constant(color: .black, width: 2.5).constantWidth == 2.5)
+        #expect(Pen(minWidth: 2.5, maxWidth: 2.5).constantWidth == nil)  // its dot is the mean: no dot width given
+        #expect(Pen(minWidth: 2, maxWidth: 2, dotWidth: 2, widthModel: .signaturePad(velocityFilterWeight: 0.7)).constantWidth == nil)
+        #expect(Pen(minWidth: 1, maxWidth: 3, dotWidth: 1).constantWidth == nil)
     }
 }

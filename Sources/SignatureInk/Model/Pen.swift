@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// The pen a stroke was drawn with, as the capture front end recorded it: ink colour, line widths, how the
-/// width follows the pen, and whether the stroke erases.
+/// width follows the pen, whether the stroke erases, and what a format records beyond that (a tip shape, a
+/// canvas composite operation).
+///
+/// This is the one place a stroke's pen lives (`Signature.pens`): every decoder fills it and every encoder
+/// writes it, so a pen changed here is what the next file holds.
 ///
 /// Lengths are line widths (diameters) in canvas units. A width left `nil` means the file did not say: the
 /// renderer's ``PenStyle`` gives it. signature_pad's `minWidth`, `maxWidth` and `dotSize` are radii (it draws
@@ -27,6 +31,14 @@ public struct Pen: Sendable, Hashable, Codable {
         case erase
     }
 
+    /// The shape of the pen's tip, as InkML brushes record it (`tip`).
+    public enum Tip: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Round or elliptical (InkML's `ellipse`, its default); every tip is drawn this way.
+        case ellipse
+        /// Rectangular (InkML's `rectangle`), such as a chisel nib: kept and written back, drawn round.
+        case rectangle
+    }
+
     /// The ink colour, with its opacity; default opaque black. An erasing pen's colour is ignored except for
     /// its opacity, which sets how much it removes.
     public var color: Color
@@ -40,6 +52,13 @@ public struct Pen: Sendable, Hashable, Codable {
     public var widthModel: WidthModel
     /// How the stroke combines with the ink under it; default ``Blend/normal``.
     public var blend: Blend
+    /// The tip's shape; default ``Tip/ellipse``. The renderer draws every tip round.
+    public var tip: Tip
+    /// The canvas composite operation the front end drew the stroke with when ``blend`` cannot say it, such as
+    /// signature_pad's `compositeOperation` `multiply`; `nil` (the default) when ``blend`` says it all
+    /// (`source-over` is ``Blend/normal``, `destination-out` ``Blend/erase``). It is kept so that signature_pad
+    /// JSON written back holds it; the stroke is drawn with ``blend``.
+    public var compositeOperation: String?
 
     /// Thinnest line a recorded width is held to, canvas units.
     public static let thinnestLine = 0.001
@@ -54,14 +73,47 @@ public struct Pen: Sendable, Hashable, Codable {
     ///   - dotWidth: canvas units, `> 0`, or `nil` (the default) for the mean width.
     ///   - widthModel: default ``WidthModel/pressureOrSpeed``.
     ///   - blend: default ``Blend/normal``.
+    ///   - tip: default ``Tip/ellipse``.
+    ///   - compositeOperation: a canvas composite operation other than `source-over` and `destination-out`, or
+    ///     `nil` (the default).
     public init(color: Color = .black, minWidth: Double? = nil, maxWidth: Double? = nil, dotWidth: Double? = nil,
-                widthModel: WidthModel = .pressureOrSpeed, blend: Blend = .normal) {
+                widthModel: WidthModel = .pressureOrSpeed, blend: Blend = .normal, tip: Tip = .ellipse,
+                compositeOperation: String? = nil) {
         self.color = color
         self.minWidth = minWidth
         self.maxWidth = maxWidth
         self.dotWidth = dotWidth
         self.widthModel = widthModel
         self.blend = blend
+        self.tip = tip
+        self.compositeOperation = compositeOperation
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case color, minWidth, maxWidth, dotWidth, widthModel, blend, tip, compositeOperation
+    }
+
+    /// Decodes a pen; `tip` and `compositeOperation` may be missing (pens encoded before they existed).
+    /// - Parameter decoder: the decoder to read from.
+    /// - Throws: `DecodingError` when a member has the wrong type or `color`, `widthModel` or `blend` is missing.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(color: try c.decode(Color.self, forKey: .color),
+                  minWidth: try c.decodeIfPresent(Double.self, forKey: .minWidth),
+                  maxWidth: try c.decodeIfPresent(Double.self, forKey: .maxWidth),
+                  dotWidth: try c.decodeIfPresent(Double.self, forKey: .dotWidth),
+                  widthModel: try c.decode(WidthModel.self, forKey: .widthModel),
+                  blend: try c.decode(Blend.self, forKey: .blend),
+                  tip: try c.decodeIfPresent(Tip.self, forKey: .tip) ?? .ellipse,
+                  compositeOperation: try c.decodeIfPresent(String.self, forKey: .compositeOperation))
+    }
+
+    /// The width of a constant pen, as InkML brushes and Wacom UIM styles record one: the width when both widths and
+    /// the dot width are that one number and the width follows neither pressure nor speed
+    /// (``WidthModel/pressureOrSpeed`` with no range to vary in); otherwise `nil`.
+    public var constantWidth: Double? {
+        guard widthModel == .pressureOrSpeed, let w = minWidth, maxWidth == w, dotWidth == w else { return nil }
+        return w
     }
 
     /// A pen of one colour and one width (both widths equal), as InkML brushes and Wacom UIM styles give it.
@@ -119,8 +171,10 @@ public struct Pen: Sendable, Hashable, Codable {
 extension Pen {
     /// The pen with every value in the range the model stores: widths held to
     /// ``thinnestLine``...``widestLine`` (a width that is not a positive finite number is dropped, so the
-    /// renderer's applies), a minimum width above the maximum lowered to it, and signature_pad's
-    /// `velocityFilterWeight` held to `0...1` (a value that is not finite becomes signature_pad's 0.7).
+    /// renderer's applies), a minimum width above the maximum lowered to it, signature_pad's
+    /// `velocityFilterWeight` held to `0...1` (a value that is not finite becomes signature_pad's 0.7), a
+    /// ``compositeOperation`` of `source-over` or `destination-out` made the ``blend`` it means, and an empty one
+    /// dropped.
     ///
     /// Decoders of formats written by other software apply it, so that whatever a file says, the signature can be
     /// stored in the native format and read back.
@@ -136,6 +190,12 @@ extension Pen {
         if let lo = pen.minWidth, let hi = pen.maxWidth, lo > hi { pen.minWidth = hi }
         if case let .signaturePad(weight) = widthModel {
             pen.widthModel = .signaturePad(velocityFilterWeight: weight.isFinite ? Swift.min(1, Swift.max(0, weight)) : 0.7)
+        }
+        switch compositeOperation {
+        case "source-over"?: pen.blend = .normal; pen.compositeOperation = nil
+        case "destination-out"?: pen.blend = .erase; pen.compositeOperation = nil
+        case ""?: pen.compositeOperation = nil
+        default: break
         }
         return pen
     }

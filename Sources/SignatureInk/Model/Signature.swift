@@ -13,7 +13,8 @@ public struct Signature: Sendable, Hashable {
     public var canvas: Canvas?
     /// Absolute time of the first sample in milliseconds since 1970-01-01T00:00:00Z, or `nil` when unknown.
     public var startTime: Double?
-    /// Free-form facts about the capture, such as `device` or `app`.
+    /// Free-form facts about the capture, such as `device` or `app`. A stroke's pen is not among them: it is in
+    /// ``pens``, the one place it is kept.
     public var metadata: [String: String]
     /// The pen of each stroke as the file recorded it, in stroke order; empty (the default) when the file
     /// records none. Strokes beyond the end of the array have no recorded pen. A renderer draws a stroke with its

@@ -8,9 +8,10 @@ import SignatureInk
 /// What is read: `<trace>` (a `type="penUp"` trace is hover and skipped), nested `<traceGroup>`,
 /// `<traceFormat>` with `<channel>` and `<intermittentChannels>`, `<context>` (inline, in `<definitions>`,
 /// by `contextRef`, with `traceFormatRef`, `brushRef`, `inkSourceRef`, `timestampRef`), `<inkSource>`,
-/// `<brush>` with `<brushProperty>` `color` and `width`, `<timestamp>` (`time` in epoch milliseconds,
-/// `timeString` in ISO 8601, or `timestampRef` plus `timeOffset`) and `<annotation type="...">` directly
-/// under `<ink>`, which go to metadata under their type. Other elements are skipped.
+/// `<brush>` with `<brushProperty>` `color`, `width`, `transparency`, `tip` and `signature-ink:pen`,
+/// `<timestamp>` (`time` in epoch milliseconds, `timeString` in ISO 8601, or `timestampRef` plus `timeOffset`)
+/// and `<annotation type="...">` directly under `<ink>`, which go to metadata under their type. Other elements
+/// are skipped.
 ///
 /// Mapping to the model:
 /// - X and Y: with `units` of `mm`, `cm`, `m`, `in`, `pt`, `pc` or `himetric` (1/100 mm), converted to CSS
@@ -23,8 +24,12 @@ import SignatureInk
 ///   smallest common device range holding them (255, 1023, 2047, 4095, 8191, 32767, 65535; reported).
 /// - OE (elevation) becomes altitude and OA azimuth; without them OTx/OTy tilts are converted. Angles are
 ///   degrees unless `units="rad"` (no or unknown units: degrees, reported).
-/// - Brush colour and width go to ``InkMetadataKey/penColor`` and ``InkMetadataKey/penWidth`` (CSS pixels
-///   when the width has units), with per-stroke keys for traces whose brush differs from the first's.
+/// - Each trace's brush is its stroke's pen (`Signature.pens`, when any trace has a brush): the colour (black when
+///   none), made `transparency` / 255 transparent (folded into the colour's alpha; a fraction, or a colour that is
+///   already translucent, is rounded to its 256 levels, reported), one constant width (CSS pixels when it has
+///   units), and the `tip` (`ellipse` or `rectangle`; a rectangle is drawn round, reported). A
+///   `signature-ink:pen` property, which ``InkMLEncoder`` writes for pens the others cannot describe (a width that
+///   varies, signature_pad's model, an eraser), holds the native format's pen object and wins over the others.
 /// - An `annotation` of type `signature-ink:canvas` holding `width height unitsPerInch` is the canvas.
 /// - A document with no `traceFormat` is read as X Y, or X Y T when its first point has three values
 ///   (reported).
@@ -39,22 +44,36 @@ struct InkMLDecoder {
     let limits: DecodingLimits
 
     private struct Brush: Equatable {
-        var color: String?
+        var color: Color?
         var width: Double?
         /// InkML `transparency`, 0 (opaque) ... 255 (invisible).
         var transparency: Double?
-        /// InkML `tip`: `ellipse` or `rectangle`.
-        var tip: String?
+        var tip: Pen.Tip?
+        /// The pen of a `signature-ink:pen` property, which wins over the others.
+        var recorded: Pen?
 
-        var isEmpty: Bool { color == nil && width == nil && transparency == nil && tip == nil }
+        var isEmpty: Bool { color == nil && width == nil && transparency == nil && tip == nil && recorded == nil }
 
-        /// The pen the brush draws with: its colour (black when it has none) made as transparent as it says,
-        /// one width.
-        var pen: Pen {
-            var c = color.flatMap { Color(css: $0) } ?? .black
-            if let transparency { c = c.withOpacity(1 - transparency / 255) }
-            return .constant(color: c, width: width.flatMap { $0 > 0 ? $0 : nil })
-        }
+        /// The pen the brush draws with: the `signature-ink:pen` one, else its colour (black when it has none) made
+        /// as transparent as it says, one width, its tip.
+        var pen: Pen { recorded ?? InkMLDecoder.pen(color: color, width: width, transparency: transparency, tip: tip) }
+    }
+
+    /// The pen of a brush with these standard properties (each `nil` when the brush has none): `color` (default
+    /// black) made as transparent as `transparency` says, a constant `width` (none, or 0: the renderer's), `tip`.
+    static func pen(color: Color?, width: Double?, transparency: Double?, tip: Pen.Tip?) -> Pen {
+        var c = color ?? .black
+        if let transparency { c = c.withOpacity(1 - transparency / 255) }
+        var pen = Pen.constant(color: c, width: width.flatMap { $0 > 0 ? $0 : nil })
+        pen.tip = tip ?? .ellipse
+        return pen
+    }
+
+    /// Whether the brush's transparency folds into its colour's 256 opacity levels exactly: a whole number over an
+    /// opaque colour.
+    private static func foldsExactly(_ brush: Brush) -> Bool {
+        guard let t = brush.transparency, brush.recorded == nil else { return true }
+        return t.rounded() == t && (brush.color?.alpha ?? 255) == 255
     }
 
     private struct Context {
@@ -174,23 +193,36 @@ struct InkMLDecoder {
                 guard let value = p.attribute("value") else { continue }
                 switch p.attribute("name") {
                 case "color":
-                    guard Color(css: value) != nil else {
+                    guard let color = Color(css: value) else {
                         throw error(p, "brush \(element.attribute("xml:id").map { "\"\($0.prefix(40))\" " } ?? "")color "
                                     + "\"\(value.prefix(40))\" is not a CSS colour (a name, #rrggbb, rgb(), hsl(), ...)")
                     }
-                    b.color = value
+                    b.color = color
                 case "transparency":
                     guard let v = Double(value), v.isFinite, (0...255).contains(v) else {
                         throw error(p, "brush transparency \"\(value.prefix(40))\" is not a number in 0...255")
                     }
                     b.transparency = v
                 case "tip":
-                    b.tip = value
+                    guard let tip = Pen.Tip(rawValue: value) else {
+                        throw error(p, "brush tip \"\(value.prefix(40))\" is neither \"ellipse\" nor \"rectangle\"")
+                    }
+                    b.tip = tip
                 case "width":
                     guard let w = Double(value), w.isFinite, w >= 0 else {
                         throw error(p, "brush width \"\(value.prefix(40))\" is not a finite number >= 0")
                     }
                     b.width = w * (InkMLDecoder.lengthScale(p.attribute("units")) ?? 1)
+                case .some(InkMLDecoder.penProperty):
+                    do {
+                        b.recorded = try JSONInput.read(Data(value.utf8), limits: limits) { (r: inout JSONReader) throws(JSONReader.Stop) in
+                            let pen = try NativePen.read(&r, path: InkMLDecoder.penProperty)
+                            try r.expectEnd()
+                            return pen
+                        }
+                    } catch {
+                        throw self.error(p, "brush \(InkMLDecoder.penProperty) is not a pen: \(error)")
+                    }
                 default: break
                 }
             }
@@ -450,10 +482,9 @@ struct InkMLDecoder {
                     note("F has no max: pressure read as levels 0...\(Int(range))")
                 }
             }
-            var firstBrush: Brush?
+            var pens: [Pen] = []
             var anyBrush = false
             for stroke in strokes {
-                let strokeIndex = ink.strokeCount
                 for (i, s) in stroke.samples.enumerated() {
                     let scale = stroke.pressureScaled ? 1 : pressureScale
                     try ink.add(x: s.x, y: s.y, t: s.t, pressure: s.f.map { $0 * scale },
@@ -462,40 +493,26 @@ struct InkMLDecoder {
                 let before = ink.strokeCount
                 try ink.endStroke()
                 guard ink.strokeCount > before else { continue }
-                if !stroke.brush.isEmpty { anyBrush = true }
-                if let tip = stroke.brush.tip, tip != "ellipse" { note(InkMLDecoder.tipNote) }
                 let b = stroke.brush
-                let values: [(String, String?)] = [
-                    (InkMetadataKey.penColor, b.color), (InkMetadataKey.penWidth, b.width.map(JSONText.number)),
-                    (InkMetadataKey.penTransparency, b.transparency.map(JSONText.number)), (InkMetadataKey.penTip, b.tip)]
-                if let first = firstBrush {
-                    let firstValues = [first.color, first.width.map(JSONText.number),
-                                       first.transparency.map(JSONText.number), first.tip]
-                    // A property the first brush has and this one lacks takes InkML's default (no default width).
-                    let defaults: [String?] = ["black", nil, "0", "ellipse"]
-                    for (k, (key, value)) in values.enumerated() where value != firstValues[k] {
-                        if let value = value ?? defaults[k] { metadata[InkMetadataKey.strokeKey(key, strokeIndex)] = value }
-                    }
-                } else {
-                    firstBrush = b
-                    for (key, value) in values { if let value { metadata[key] = value } }
+                if !b.isEmpty { anyBrush = true }
+                if !InkMLDecoder.foldsExactly(b) {
+                    note("a brush transparency that is not a whole number over an opaque colour is rounded to the colour's 256 opacity levels")
                 }
+                let pen = b.pen
+                if pen.tip != .ellipse { note(InkMLDecoder.tipNote) }
+                pens.append(pen)
             }
             ink.assumptions = notes
             var (signature, assumptions) = try ink.finish(metadata: metadata, canvas: canvas, timeBase: timeBase, timesKnown: hasTime)
-            if anyBrush {
-                // Read from the metadata just written, so that the pens and the metadata that an encoder writes
-                // back always agree (a brush without a width takes the first brush's).
-                signature.pens = (0..<signature.strokeCount).map { i in
-                    func value(_ key: String) -> String? { InkMetadataKey.value(key, stroke: i, in: signature.metadata) }
-                    return Brush(color: value(InkMetadataKey.penColor), width: value(InkMetadataKey.penWidth).flatMap { Double($0) },
-                                 transparency: value(InkMetadataKey.penTransparency).flatMap { Double($0) },
-                                 tip: value(InkMetadataKey.penTip)).pen
-                }
-            }
+            // Every trace's own brush; a trace without one, in a document with brushes, has InkML's default brush.
+            if anyBrush { signature.pens = pens }
             return (signature, assumptions)
         }
     }
+
+    /// The `brushProperty` name under which a pen that the standard properties cannot describe is written, as the
+    /// native format's pen object (``NativePen``).
+    static let penProperty = "signature-ink:pen"
 
     /// What is said when a brush has another tip than a round one.
     static let tipNote = "a brush tip other than \"ellipse\" is drawn round"

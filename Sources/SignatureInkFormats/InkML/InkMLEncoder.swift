@@ -24,9 +24,10 @@ import SignatureInk
 /// F `0...1`, OE (altitude) and OA (azimuth) radians; F, OE and OA appear when any sample has them, and a
 /// sample without one writes `?`. After a trace's first point, each X, Y and T value is a first difference
 /// (`'`) when that reads back exactly and is no longer, else explicit (`!`). Numbers
-/// are the shortest text that reads back as the same value. ``InkMetadataKey/penColor`` and
-/// ``InkMetadataKey/penWidth`` (and their per-stroke keys) become brushes; other metadata becomes
-/// `<annotation type="key">value</annotation>`.
+/// are the shortest text that reads back as the same value. Each distinct pen (`Signature.pens`) becomes a
+/// `<brush>` (see ``brushProperties(_:)``): colour, transparency, width and tip for any InkML reader, and the whole
+/// pen in a `signature-ink:pen` property when those do not say it all, so every pen reads back as it was. Metadata
+/// becomes `<annotation type="key">value</annotation>`.
 struct InkMLEncoder {
     func encode(_ signature: Signature) throws(FormatError) -> String {
         let samples = signature.samples
@@ -41,14 +42,10 @@ struct InkMLEncoder {
             out += "<annotation type=\"\(InkMLDecoder.canvasAnnotation)\">"
             out += "\(JSONText.number(c.width)) \(JSONText.number(c.height)) \(JSONText.number(c.unitsPerInch))</annotation>\n"
         }
-        let brushKeys = [InkMetadataKey.penColor, InkMetadataKey.penWidth, InkMetadataKey.penTransparency, InkMetadataKey.penTip]
-        func isBrushKey(_ key: String) -> Bool {
-            brushKeys.contains { key == $0 || (key.hasPrefix($0 + "[") && key.hasSuffix("]")) }
-        }
         if signature.metadata[InkMLDecoder.canvasAnnotation] != nil {
             throw .unencodable("metadata key \(InkMLDecoder.canvasAnnotation) is reserved for the canvas")
         }
-        for (key, value) in signature.metadata.sorted(by: { $0.key < $1.key }) where !isBrushKey(key) {
+        for (key, value) in signature.metadata.sorted(by: { $0.key < $1.key }) {
             out += "<annotation type=\"\(try Self.escape(key, attribute: true))\">\(try Self.escape(value, attribute: false))</annotation>\n"
         }
 
@@ -61,36 +58,24 @@ struct InkMLEncoder {
         if hasOA { out += "<channel name=\"OA\" type=\"decimal\" units=\"rad\"/>\n" }
         out += "</traceFormat>\n</context>\n"
 
-        // One brush per distinct (colour, width), the first stroke's as br0.
-        var brushes: [[String?]] = []
+        // One brush per distinct pen, the first stroke's as br0; a stroke without a recorded pen gets the default one.
+        var brushes: [Pen] = []
         var strokeBrush: [Int] = []
-        for i in 0..<signature.strokeCount {
-            let b = brushKeys.map { InkMetadataKey.value($0, stroke: i, in: signature.metadata) }
-            if let k = brushes.firstIndex(of: b) {
-                strokeBrush.append(k)
-            } else {
-                strokeBrush.append(brushes.count)
-                brushes.append(b)
+        if !signature.pens.isEmpty {
+            for i in 0..<signature.strokeCount {
+                let pen = signature.pen(ofStroke: i) ?? Pen()
+                if let k = brushes.firstIndex(of: pen) {
+                    strokeBrush.append(k)
+                } else {
+                    strokeBrush.append(brushes.count)
+                    brushes.append(pen)
+                }
             }
+        } else {
+            strokeBrush = Array(repeating: 0, count: signature.strokeCount)
         }
-        if brushes == [[nil, nil, nil, nil]] { brushes = [] }
-        for (k, b) in brushes.enumerated() {
-            out += "<brush xml:id=\"br\(k)\">"
-            if let color = b[0] { out += "<brushProperty name=\"color\" value=\"\(try Self.escape(color, attribute: true))\"/>" }
-            if let width = b[1] {
-                guard let w = Double(width), w.isFinite, w >= 0 else {
-                    throw .unencodable("metadata \(InkMetadataKey.penWidth) \"\(width)\" is not a finite number >= 0")
-                }
-                out += "<brushProperty name=\"width\" value=\"\(JSONText.number(w))\"/>"
-            }
-            if let transparency = b[2] {
-                guard let v = Double(transparency), v.isFinite, (0...255).contains(v) else {
-                    throw .unencodable("metadata \(InkMetadataKey.penTransparency) \"\(transparency)\" is not a number in 0...255")
-                }
-                out += "<brushProperty name=\"transparency\" value=\"\(JSONText.number(v))\"/>"
-            }
-            if let tip = b[3] { out += "<brushProperty name=\"tip\" value=\"\(try Self.escape(tip, attribute: true))\"/>" }
-            out += "</brush>\n"
+        for (k, pen) in brushes.enumerated() {
+            out += "<brush xml:id=\"br\(k)\">" + (try Self.brushProperties(pen)) + "</brush>\n"
         }
         if let start = signature.startTime {
             try checkFinite(start, "startTime")
@@ -113,6 +98,34 @@ struct InkMLEncoder {
             out += "</trace>\n"
         }
         out += "</traceGroup>\n</ink>\n"
+        return out
+    }
+
+    /// The `<brushProperty>` elements of a brush drawing with `pen`: `color` (`#rrggbb`), `transparency` (255 minus
+    /// the colour's alpha, when it is not opaque), `width` (the pen's constant width, else the mean of its widths,
+    /// for other readers), `tip` when it is not round; and, when these do not give back exactly `pen`, the whole pen
+    /// as the native format's pen object under ``InkMLDecoder/penProperty``.
+    static func brushProperties(_ pen: Pen) throws(FormatError) -> String {
+        var opaque = pen.color
+        opaque.alpha = 255
+        var out = "<brushProperty name=\"color\" value=\"\(opaque)\"/>"
+        let transparency = pen.color.alpha == 255 ? nil : Double(255 - pen.color.alpha)
+        if let transparency { out += "<brushProperty name=\"transparency\" value=\"\(JSONText.number(transparency))\"/>" }
+        var width = pen.constantWidth
+        if width == nil, let lo = pen.minWidth, let hi = pen.maxWidth, lo.isFinite, hi.isFinite, lo > 0, hi > 0 {
+            width = (lo + hi) / 2
+        }
+        if let w = width {
+            guard w.isFinite, w > 0 else { throw .unencodable("pen width \(w) is not a finite number > 0") }
+            out += "<brushProperty name=\"width\" value=\"\(JSONText.number(w))\"/>"
+        }
+        if pen.tip != .ellipse { out += "<brushProperty name=\"tip\" value=\"\(pen.tip.rawValue)\"/>" }
+        let standard = InkMLDecoder.pen(color: opaque, width: width, transparency: transparency,
+                                        tip: pen.tip == .ellipse ? nil : pen.tip)
+        if standard != pen {
+            let json = try NativePen.json(pen)
+            out += "<brushProperty name=\"\(InkMLDecoder.penProperty)\" value=\"\(try escape(json, attribute: true))\"/>"
+        }
         return out
     }
 

@@ -15,8 +15,11 @@ public import SignatureInk
 /// ```
 /// `pens` (optional) gives the pen of each stroke in order (`Signature.pens`): `color` as CSS
 /// colour text, the widths in canvas units (`minWidth`, `maxWidth`, `dotWidth`, each optional, `> 0`),
-/// `model` (`pressureOrSpeed`, the default, or `signaturePad` with its `velocityFilterWeight` in `0...1`) and
-/// `blend` (`normal`, the default, or `erase`). It may not hold more pens than there are strokes.
+/// `model` (`pressureOrSpeed`, the default, or `signaturePad` with its `velocityFilterWeight` in `0...1`),
+/// `blend` (`normal`, the default, or `erase`), `tip` (`ellipse`, the default, or `rectangle`) and
+/// `compositeOperation` (a canvas composite operation that `blend` cannot say, such as `multiply`; see
+/// `Pen.compositeOperation`). It may not hold more pens than there are strokes. The pens are the only place a
+/// stroke's pen is kept: `metadata` holds free-form facts about the capture.
 /// `channels` lists the columns of every sample: `x`, `y` and `t` always, then any of `pressure`, `altitude`
 /// and `azimuth`; an optional channel may be `null` in a sample that lacks it. `canvas`, `startTime` and
 /// `metadata` and `pens` may be left out.
@@ -221,69 +224,9 @@ private struct NativeDocumentReader {
         var pens: [Pen] = []
         guard try r.enterArray() else { return pens }
         repeat {
-            pens.append(try pen(&r, path: "pens[\(pens.count)]"))
+            pens.append(try NativePen.read(&r, path: "pens[\(pens.count)]"))
         } while try r.nextInArray()
         return pens
-    }
-
-    /// One pen object; see ``NativeDecoder`` for its members.
-    private static func pen(_ r: inout JSONReader, path: String) throws(Stop) -> Pen {
-        try r.expectKind(.object, path: path)
-        let names = ["color", "minWidth", "maxWidth", "dotWidth", "model", "velocityFilterWeight", "blend"]
-        var found = [JSONReader?](repeating: nil, count: names.count)
-        if try r.enterObject() {
-            repeat {
-                let key = try r.key()
-                _ = r.peek()
-                if let k = names.firstIndex(where: { r.matches(key, name: $0) }), found[k] == nil { found[k] = r }
-                try r.skipValue()
-            } while try r.nextInObject()
-        }
-        var pen = Pen()
-        if var c = found[0], !c.consumeNull() {
-            let text = try c.string(path: "\(path).color")
-            guard let color = Color(css: text) else {
-                throw .field(.field(path: "\(path).color", message: "\"\(text.prefix(60))\" is not a CSS colour"))
-            }
-            pen.color = color
-        }
-        func width(_ k: Int) throws(Stop) -> Double? {
-            guard var c = found[k], !c.consumeNull() else { return nil }
-            let v = try c.double(path: "\(path).\(names[k])")
-            guard v.isFinite, v > 0, v <= 1000 else {
-                throw .field(.field(path: "\(path).\(names[k])", message: "\(v) is outside (0, 1000]"))
-            }
-            return v
-        }
-        pen.minWidth = try width(1)
-        pen.maxWidth = try width(2)
-        pen.dotWidth = try width(3)
-        if let lo = pen.minWidth, let hi = pen.maxWidth, lo > hi {
-            throw .field(.field(path: "\(path).minWidth", message: "\(lo) is above maxWidth \(hi)"))
-        }
-        var model = "pressureOrSpeed"
-        if var c = found[4], !c.consumeNull() { model = try c.string(path: "\(path).model") }
-        switch model {
-        case "pressureOrSpeed":
-            pen.widthModel = .pressureOrSpeed
-        case "signaturePad":
-            var weight = 0.7
-            if var c = found[5], !c.consumeNull() { weight = try c.double(path: "\(path).velocityFilterWeight") }
-            guard weight.isFinite, (0...1).contains(weight) else {
-                throw .field(.field(path: "\(path).velocityFilterWeight", message: "\(weight) is outside 0...1"))
-            }
-            pen.widthModel = .signaturePad(velocityFilterWeight: weight)
-        default:
-            throw .field(.field(path: "\(path).model", message: "expected \"pressureOrSpeed\" or \"signaturePad\", found \"\(model.prefix(40))\""))
-        }
-        if var c = found[6], !c.consumeNull() {
-            let text = try c.string(path: "\(path).blend")
-            guard let blend = Pen.Blend(rawValue: text) else {
-                throw .field(.field(path: "\(path).blend", message: "expected \"normal\" or \"erase\", found \"\(text.prefix(40))\""))
-            }
-            pen.blend = blend
-        }
-        return pen
     }
 
     private func channelList(_ r: inout JSONReader) throws(Stop) -> [NativeChannel] {

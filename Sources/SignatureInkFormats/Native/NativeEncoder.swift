@@ -9,25 +9,6 @@ public struct NativeEncoder: Sendable {
     /// Creates an encoder.
     public init() {}
 
-    /// A pen as a JSON object, its colour as `#rrggbb` or `#rrggbbaa`.
-    static func json(_ pen: Pen) throws(FormatError) -> String {
-        var out = "{\"color\":\"\(pen.color)\""
-        for (name, v) in [("minWidth", pen.minWidth), ("maxWidth", pen.maxWidth), ("dotWidth", pen.dotWidth)] {
-            guard let v else { continue }
-            guard v.isFinite, v > 0 else { throw .unencodable("pen \(name) \(v) is not a finite number > 0") }
-            out += ",\"\(name)\":\(JSONText.number(v))"
-        }
-        switch pen.widthModel {
-        case .pressureOrSpeed:
-            break
-        case let .signaturePad(weight):
-            guard weight.isFinite else { throw .unencodable("pen velocityFilterWeight \(weight) is not finite") }
-            out += ",\"model\":\"signaturePad\",\"velocityFilterWeight\":\(JSONText.number(weight))"
-        }
-        if pen.blend != .normal { out += ",\"blend\":\"\(pen.blend.rawValue)\"" }
-        return out + "}"
-    }
-
     /// Encodes a signature as UTF-8 JSON text.
     /// - Throws: ``FormatError/unencodable(_:)`` when a value is NaN or infinite, which JSON cannot hold, or is
     ///   one ``NativeDecoder`` would refuse: a time outside `0...1e14` ms or earlier than the previous sample's
@@ -63,7 +44,7 @@ public struct NativeEncoder: Sendable {
             guard signature.pens.count <= signature.strokeCount else {
                 throw .unencodable("\(signature.pens.count) pens for \(signature.strokeCount) strokes")
             }
-            out += ",\"pens\":[" + (try signature.pens.map { (pen) throws(FormatError) in try Self.json(pen) }.joined(separator: ",")) + "]"
+            out += ",\"pens\":[" + (try signature.pens.map { (pen) throws(FormatError) in try NativePen.json(pen) }.joined(separator: ",")) + "]"
         }
         out += ",\"channels\":[" + channels.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
         out += ",\"strokes\":["

@@ -20,6 +20,7 @@ import SignatureInk
 ///   is read as degrees instead, and the assumption says which. All zero means the tablet sent none (nil).
 /// - pressure is the Intuos's 10-bit level, 0...1023, divided by ``pressureLevels``; larger values are
 ///   clamped to 1.
+/// - The format records no pen: `Signature.pens` is empty, and a renderer draws with its own.
 struct SVC2004Decoder {
     /// Tablet units per inch: the Wacom Intuos used for SVC2004 reports 100 lines per millimetre.
     static let unitsPerInch = 2540.0

@@ -9,17 +9,16 @@ import SignatureInk
 ///   "compositeOperation": "source-over",
 ///   "points": [{"x": 125, "y": 54, "time": 1523730547109, "pressure": 0}]}]
 /// ```
-/// Each group is one stroke; x and y are CSS pixels (y down), `time` epoch milliseconds. The pen settings
-/// go to metadata (``SignaturePadSetting``): the first group's value under the signature-wide key when it
-/// differs from signature_pad's default, another group's under the stroke key when it differs from the
-/// first group's. A missing setting means the default. When every pressure is 0 (a mouse or a touch
-/// screen) or missing, the signature has no pressure.
+/// Each group is one stroke; x and y are CSS pixels (y down), `time` epoch milliseconds. When every pressure
+/// is 0 (a mouse or a touch screen) or missing, the signature has no pressure.
 ///
-/// Each stroke also gets its `Pen` (`Signature.pens`): the parsed `penColor`
-/// (any CSS colour form, see `Color.init(css:)`), the widths (signature_pad's radii, doubled
-/// into line widths), `dotSize`, signature_pad's velocity model with the group's `velocityFilterWeight`, and
-/// `destination-out` as an eraser. A `penColor` that is not a CSS colour is an error naming the group; another
-/// `compositeOperation` than `source-over` or `destination-out` is drawn as `source-over`, and said so.
+/// A group's pen settings are its stroke's `Pen` (`Signature.pens`), and nowhere else: the parsed `penColor`
+/// (any CSS colour form, see `Color.init(css:)`), the widths (signature_pad's radii, doubled into line widths),
+/// `dotSize` (0 means none), signature_pad's velocity model with the group's `velocityFilterWeight`, and
+/// `destination-out` as an eraser. A missing setting means signature_pad's default (``SignaturePadSetting``). A
+/// `penColor` that is not a CSS colour is an error naming the group; another `compositeOperation` than
+/// `source-over` or `destination-out` is kept in `Pen.compositeOperation` and drawn as `source-over`, which is
+/// said.
 struct SignaturePadDecoder {
     let limits: DecodingLimits
 
@@ -42,8 +41,6 @@ private struct SignaturePadReader {
     typealias Stop = JSONReader.Stop
 
     var ink: InkAssembler
-    var firstValues: [SignaturePadSetting: String] = [:]
-    var metadata: [String: String] = [:]
     var allPressureZero = true
     var anyPressure = false
     var pens: [Pen] = []
@@ -62,15 +59,13 @@ private struct SignaturePadReader {
             ink.removePressure()
             ink.assumptions.append("every pressure is 0 (a mouse or touch screen): read as no pressure")
         }
-        let metadata = self.metadata
-        var (signature, notes) = try JSONReader.checking { () throws(FormatError) in try ink.finish(metadata: metadata) }
+        var (signature, notes) = try JSONReader.checking { () throws(FormatError) in try ink.finish() }
         signature.pens = pens
         return (signature, notes)
     }
 
     private mutating func group(_ r: inout JSONReader, _ g: Int) throws(Stop) {
         try r.expectKind(.object, path: "[\(g)]")
-        let strokeIndex = ink.strokeCount
         // Where each setting's value starts (the first time its key appears, as in Foundation's decoder).
         var found = [JSONReader?](repeating: nil, count: SignaturePadSetting.allCases.count)
         var pointsFound = false
@@ -118,16 +113,6 @@ private struct SignaturePadReader {
         try JSONReader.checking { () throws(FormatError) in try ink.endStroke() }
         guard ink.strokeCount > before else { return }
         pens.append(pen)
-        if strokeIndex == 0 {
-            firstValues = values
-            for (setting, value) in values where value != setting.defaultValue {
-                metadata[setting.metadataKey] = value
-            }
-        } else {
-            for (setting, value) in values where value != firstValues[setting] {
-                metadata[InkMetadataKey.strokeKey(setting.metadataKey, strokeIndex)] = value
-            }
-        }
     }
 
     /// The pen of group `g` from its settings (defaults filled in).
@@ -144,9 +129,11 @@ private struct SignaturePadReader {
             let note = "compositeOperation \"\(operation.prefix(40))\" is drawn as source-over"
             if !ink.assumptions.contains(note) { ink.assumptions.append(note) }
         }
-        return .signaturePad(color: color, minWidth: number(.minWidth), maxWidth: number(.maxWidth),
-                             dotSize: number(.dotSize), velocityFilterWeight: number(.velocityFilterWeight),
-                             erases: operation == "destination-out")
+        var pen = Pen.signaturePad(color: color, minWidth: number(.minWidth), maxWidth: number(.maxWidth),
+                                   dotSize: number(.dotSize), velocityFilterWeight: number(.velocityFilterWeight),
+                                   erases: operation == "destination-out")
+        if !operation.isEmpty && operation != "source-over" && operation != "destination-out" { pen.compositeOperation = operation }
+        return pen
     }
 
     private mutating func points(_ r: inout JSONReader, _ g: Int) throws(Stop) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// The per-group pen settings of signature_pad's `toData()`, their defaults and their metadata keys.
+/// The per-group pen settings of signature_pad's `toData()` and their defaults; a group's settings are its stroke's
+/// `Pen` (see ``SignaturePadDecoder``).
 enum SignaturePadSetting: CaseIterable {
     case penColor, dotSize, minWidth, maxWidth, velocityFilterWeight, compositeOperation
 
@@ -16,22 +17,10 @@ enum SignaturePadSetting: CaseIterable {
         }
     }
 
-    /// The ``InkMetadataKey`` the value is kept under.
-    var metadataKey: String {
-        switch self {
-        case .penColor: return InkMetadataKey.penColor
-        case .dotSize: return InkMetadataKey.signaturePadDotSize
-        case .minWidth: return InkMetadataKey.signaturePadMinWidth
-        case .maxWidth: return InkMetadataKey.signaturePadMaxWidth
-        case .velocityFilterWeight: return InkMetadataKey.signaturePadVelocityFilterWeight
-        case .compositeOperation: return InkMetadataKey.signaturePadCompositeOperation
-        }
-    }
-
     /// Whether the JSON value is a string (else a number).
     var isText: Bool { self == .penColor || self == .compositeOperation }
 
-    /// signature_pad's default (its `SignaturePad` constructor, version 4 and 5), as metadata text.
+    /// signature_pad's default (its `SignaturePad` constructor, version 4 and 5), as JSON text.
     var defaultValue: String {
         switch self {
         case .penColor: return "black"

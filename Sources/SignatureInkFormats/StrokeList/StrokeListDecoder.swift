@@ -10,7 +10,7 @@ import SignatureInk
 /// x and y are canvas units (CSS pixels, y down), `time` milliseconds (epoch milliseconds when large enough,
 /// see ``InkAssembler``), and `pressure`, optional in every point, is `0...1`. Other fields are ignored.
 /// A list with no `time` in any point gets samples ``assumedInterval`` apart (reported); one with times in
-/// some points only is an error.
+/// some points only is an error. The format records no pen: `Signature.pens` is empty.
 struct StrokeListDecoder {
     /// Milliseconds between samples when no point has a time: 100 Hz, a common tablet rate.
     static let assumedInterval = 10.0

@@ -18,8 +18,8 @@ import SignatureInk
 /// above 1); altitude and azimuth are radians. Rendered geometry (`inkData` splines) is not read, but each
 /// `inkData.strokes[]` entry's `style.properties` (`red`, `green`, `blue`, `alpha` in `0...1`, an empty
 /// object meaning 0, and `size`, the line width) gives the pen of the stroke whose `sensorDataID` it names
-/// (`Signature.pens`, and `pen.color` / `pen.width` metadata for conversion). A stroke the ink
-/// data does not name is drawn black.
+/// (`Signature.pens`, a constant pen: `Pen.constant(color:width:)`). A stroke the ink data does not name is
+/// drawn black.
 /// Environment and device properties go to metadata as `uim.<name>`, such as `uim.app.id`.
 struct UIMDecoder {
     let limits: DecodingLimits
@@ -138,16 +138,6 @@ struct UIMDecoder {
             if ink.strokeCount > before { pens.append(doc.styles[stroke.id]?.pen ?? Pen()) }
         }
         ink.assumptions.append(contentsOf: notes.sorted())
-        if !doc.styles.isEmpty {
-            // The pens as metadata too, as InkML brushes keep them: the first stroke's signature-wide, others where they differ.
-            for (i, pen) in pens.enumerated() {
-                let values = [(InkMetadataKey.penColor, pen.color.description), (InkMetadataKey.penWidth, pen.maxWidth.map(JSONText.number))]
-                for (key, value) in values {
-                    guard let value else { continue }
-                    if i == 0 { metadata[key] = value } else if metadata[key] != value { metadata[InkMetadataKey.strokeKey(key, i)] = value }
-                }
-            }
-        }
         var (signature, assumptions) = try ink.finish(metadata: metadata)
         if !doc.styles.isEmpty { signature.pens = pens }
         return (signature, assumptions)

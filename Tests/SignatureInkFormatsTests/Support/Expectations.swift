@@ -51,8 +51,8 @@ extension Data {
 }
 
 extension Signature {
-    /// The signature without its recorded pens: what a format that writes its pens into metadata (InkML brushes,
-    /// signature_pad groups) round-trips exactly, the pens being read back from that metadata.
+    /// The signature without its recorded pens: what a format that gives every stroke a pen (signature_pad groups)
+    /// round-trips exactly for a signature that records none.
     var withoutPens: Signature {
         var s = self
         s.pens = []
