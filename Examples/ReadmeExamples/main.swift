@@ -77,6 +77,31 @@ func documentsAndText(_ signature: Signature) throws -> ([UInt8], [UInt8]) {
     return (pdf, preview)
 }
 
+func consent(bytes: [UInt8], ink: Signature, now: Double) throws -> [UInt8] {
+    // A whole consent at once, as `signature-ink consent` and `POST /consent/sign` submit it: checked where it is built
+    // (every form decided once, the sharing answer, each slot's name and ink), signed through the walk-through and its
+    // capture session (so the signature minimums apply), laid out once.
+    let submission = try ConsentSubmission(
+        document: try ConsentDocument(json: bytes),
+        decisions: [.init(form: "study", decision: .allowed), .init(form: "newsletter", decision: .notNow)],
+        sharing: .investigatorOnly,
+        signers: [.init(slot: "participant", name: "Ada Lovelace", ink: ink),
+                  .init(slot: "investigator", name: "Charles Babbage", ink: ink)],
+        utcOffsetMinutes: 60, pageSize: .a4)
+    let signed = try submission.sign()              // the PDF, its page count and the record
+    print(signed.pageCount, signed.record.pdfSHA256)
+
+    // Or step by step, as a page drives it:
+    var flow = ConsentFlow(document: try ConsentDocument(json: bytes), utcOffsetMinutes: 60)
+    try flow.send(.next)                      // "2 of 5"; Allow, Deny and Not Now wait for the last page
+    // ... Allow, the sharing answer, Agree and its confirmation, the name ...
+    try flow.capture { (session) throws(CaptureSession.Refusal) in try session.replay(ink); _ = try session.save(at: now) }
+    try flow.send(.acceptSignature)
+    let copy = try flow.result.signedDocument()   // a copy: the document itself is never changed
+    let pdf = try copy.pdf(setup: .a4)
+    return pdf
+}
+
 func capture(event: BrowserEvent, nowInUnixMilliseconds: Double) throws -> SignatureRecord {
     var session = CaptureSession(configuration: .init(canvas: Canvas(width: 600, height: 300), isRequired: true))
     try session.activate()
