@@ -52,6 +52,10 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // zlib's CRC-32 for PNG chunks (libpng needs zlib anyway).
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(
             name: "CPango", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev"]), .brew(["pango"])]),
@@ -62,7 +66,7 @@ let package = Package(
             providers: [.apt(["libqpdf-dev"]), .brew(["qpdf"])]),
         // Everything that touches Cairo, Pango or libpng, behind a Swift API with no C types in it.
         .target(
-            name: "SignatureInkRender", dependencies: ["SignatureInk", "CCairo", "CPango", "CPNG"],
+            name: "SignatureInkRender", dependencies: ["SignatureInk", "CCairo", "CPango", "CPNG", "CZlib"],
             swiftSettings: strict),
         // Consent documents: the model, the walk-through, the signed PDF and the consent record.
         .target(

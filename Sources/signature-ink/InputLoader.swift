@@ -81,6 +81,9 @@ struct InputLoader: Sendable {
         do {
             return try InkDecoder(limits: limits).decode(data, as: format)
         } catch {
+            if case .unknownFormat = error {
+                throw InputFailure(path: name, reason: "\(error)", notStrokes: true)
+            }
             throw InputFailure(path: name, reason: "\(error)")
         }
     }
@@ -90,5 +93,8 @@ struct InputLoader: Sendable {
 struct InputFailure: Error, CustomStringConvertible {
     var path: String
     var reason: String
+    /// Whether the content has the shape of no stroke format (no `--input-format` was given), as opposed to a
+    /// stroke file that is damaged or cannot be read: a file found in a folder is then skipped, not failed.
+    var notStrokes = false
     var description: String { "\(path): \(reason)" }
 }

@@ -14,7 +14,7 @@ import Synchronization
 /// first time an output goes into it, and only checked again when a write into it fails.
 enum OutputWriter {
     /// Folders this process has created or found, so each is made once per run.
-    private static let madeDirectories = Mutex<Set<String>>([])
+    private static let madeDirectories = KnownFolders()
     /// Numbers temporary files apart within this process; the process id sets processes apart.
     private static let nextTemporary = Atomic<UInt64>(0)
     private static let processID = getpid()
@@ -65,7 +65,7 @@ enum OutputWriter {
             // The folder was made earlier in the run but is gone: make it again, once.
             guard errno == ENOENT, !checkedDirectory else { throw failure(path) }
             checkedDirectory = true
-            _ = madeDirectories.withLock { $0.remove(directory) }
+            madeDirectories.remove(directory)
             if let problem = makeDirectory(directory) { throw failure(path, reason: problem) }
         }
         let written = FileDescriptorIO.write(fd, bytes)
@@ -78,10 +78,17 @@ enum OutputWriter {
         return Staged(path: path, temporary: temporary)
     }
 
+    /// Creates the folder `path` goes into and the folders above it that are missing, as `mkdir -p` does.
+    /// - Throws: ``InputFailure`` naming `path` and the folder that could not be made.
+    static func makeFolder(of path: String) throws(InputFailure) {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.startIndex else { return }
+        if let problem = makeDirectory(String(path[..<slash])) { throw InputFailure(path: path, reason: problem) }
+    }
+
     /// Creates `directory` and the folders above it that are missing, as `mkdir -p` does, unless this process already
     /// did (or found it); returns `nil`, or why a folder could not be made.
     private static func makeDirectory(_ directory: String) -> String? {
-        if directory.isEmpty || madeDirectories.withLock({ $0.contains(directory) }) { return nil }
+        if directory.isEmpty || madeDirectories.contains(directory) { return nil }
         var prefix = directory.hasPrefix("/") ? "/" : ""
         for part in directory.split(separator: "/") {
             prefix += String(part)
@@ -90,7 +97,7 @@ enum OutputWriter {
             }
             prefix += "/"
         }
-        _ = madeDirectories.withLock { $0.insert(directory) }
+        madeDirectories.insert(directory)
         return nil
     }
 
@@ -168,6 +175,16 @@ enum OutputWriter {
         defer { free(cwd) }
         return String(cString: cwd)
     }()
+}
+
+/// A set of folders shared by the batch's threads, behind the tool's one lock type (``PThreadMutex``).
+private final class KnownFolders: @unchecked Sendable {
+    private let lock = PThreadMutex()
+    private var folders: Set<String> = []
+
+    func contains(_ folder: String) -> Bool { lock.withLock { folders.contains(folder) } }
+    func insert(_ folder: String) { lock.withLock { _ = folders.insert(folder) } }
+    func remove(_ folder: String) { lock.withLock { _ = folders.remove(folder) } }
 }
 
 /// Canonical paths (see ``OutputWriter/canonical(_:)``) of many files in few folders: each folder is resolved

@@ -34,8 +34,10 @@ import Testing
                                    "--manifest", dir.path("manifest.jsonl"), "--jobs", "2"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("\(dir.path("in"))/more/truncated.json: line 1, column"), "\(r.stderr)")
-        #expect(r.stderr.contains("\(dir.path("in"))/more/notes.txt: "))
-        #expect(r.stderr.contains("done: 13, failed: 2, time:"))
+        // Found in a folder and not a stroke file: skipped, and said so.
+        #expect(r.stderr.contains("\(dir.path("in"))/more/notes.txt: skipped: the content matches no known stroke format"),
+                "\(r.stderr)")
+        #expect(r.stderr.contains("done: 13, failed: 1, skipped: 1, time:"), "\(r.stderr)")
         let samples = TestData.sampleFiles().count
         let made = try FileManager.default.subpathsOfDirectory(atPath: dir.path("out")).filter { $0.hasSuffix(".png") }.sorted()
         #expect(made.count == samples + 1)
@@ -55,6 +57,10 @@ import Testing
                 #expect(line["bytes"] as? Int == bytes.count)
                 #expect(line["sha256"] as? String == HexDigest.sha256(bytes))
                 #expect(line["error"] is NSNull)
+            } else if (line["input"] as? String)?.hasSuffix("notes.txt") == true {
+                #expect(line["status"] as? String == "skipped")
+                #expect(line["output"] is NSNull)
+                #expect((line["error"] as? String)?.contains("no known stroke format") == true)
             } else {
                 #expect(line["status"] as? String == "failed")
                 #expect((line["error"] as? String)?.isEmpty == false)
@@ -114,9 +120,10 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let lines = try readManifest(dir.path("manifest.jsonl"))
         #expect(lines.compactMap { $0["input"] as? String } == (0..<files).map { dir.path("in/\($0).json") })
-        // A batch that stops before its work (here: the manifest cannot be written) lets its threads go too.
+        // A batch that stops before its work (here: the manifest cannot be written, as its folder would be below a
+        // file) lets its threads go too.
         let stopped = try CLIRunner.run(["render", dir.path("in"), "--out-dir", dir.path("out2"), "--jobs", jobs,
-                                         "--manifest", dir.path("no/such/folder/manifest.jsonl")])
+                                         "--manifest", dir.path("in/0.json/manifest.jsonl")])
         #expect(stopped.status != 0)
         #expect(stopped.stderr.contains("manifest"), "\(stopped.stderr)")
     }

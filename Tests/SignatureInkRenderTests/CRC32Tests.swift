@@ -11,22 +11,25 @@ import Testing
         #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)  // every PNG ends with this CRC
     }
 
-    @Test func eightBytesAtATimeAgreesWithBytewise() {
-        var random = SystemRandomNumberGenerator()
-        for count in [1, 7, 8, 9, 15, 16, 17, 100, 1000] {
-            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
-            var bitwise: UInt32 = 0xffff_ffff
-            for b in bytes {
-                bitwise ^= UInt32(b)
-                for _ in 0..<8 { bitwise = bitwise & 1 != 0 ? 0xEDB8_8320 ^ (bitwise >> 1) : bitwise >> 1 }
-            }
-            #expect(CRC32.checksum(bytes) == ~bitwise, "\(count) bytes")
-            // Continuing over two halves equals one pass.
-            let split = count / 3
-            let first = bytes[..<split].withUnsafeBytes { CRC32.update(0, $0) }
-            let both = bytes[split...].withUnsafeBytes { CRC32.update(first, $0) }
-            #expect(both == ~bitwise)
+    /// The sizes the PNG writer feeds: `IEND`'s type alone, `IHDR`, a palette, text, and image data of a few
+    /// hundred bytes to tens of kilobytes (including lengths that are not multiples of a machine word).
+    @Test(arguments: [1, 7, 8, 9, 17, 100, 777, 4096, 8191, 40_001])
+    func agreesWithABitwiseReferenceAndContinuesAcrossParts(count: Int) {
+        var random = SeededRandom(seed: UInt64(count))
+        let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+        var bitwise: UInt32 = 0xffff_ffff
+        for b in bytes {
+            bitwise ^= UInt32(b)
+            for _ in 0..<8 { bitwise = bitwise & 1 != 0 ? 0xEDB8_8320 ^ (bitwise >> 1) : bitwise >> 1 }
         }
+        #expect(CRC32.checksum(bytes) == ~bitwise, "\(count) bytes")
+        // Continuing over parts equals one pass, as the PNG writer continues over a chunk's type and data.
+        let split = count / 3
+        let first = bytes[..<split].withUnsafeBytes { CRC32.update(0, $0) }
+        let both = bytes[split...].withUnsafeBytes { CRC32.update(first, $0) }
+        #expect(both == ~bitwise)
+        // An empty part changes nothing.
+        #expect([UInt8]().withUnsafeBytes { CRC32.update(both, $0) } == both)
     }
 }
 

@@ -25,21 +25,18 @@ struct PDFLink: Sendable, Hashable {
 /// under object numbers it never writes, so the file has a broken cross-reference table (`qpdf --check`: "object 3 0
 /// not found") and the links do not work. Cairo's own output is otherwise sound, so the engine draws no link tags
 /// and adds the annotations after Cairo is done: the new annotation objects and each linked page's dictionary with
-/// an `/Annots` entry are appended after Cairo's bytes with a cross-reference section whose trailer points back to
-/// Cairo's (`/Prev`). Cairo's bytes are not changed.
+/// an `/Annots` entry are appended after Cairo's bytes by ``PDFIncrementalUpdate``, with a cross-reference table
+/// whose trailer points back to Cairo's (`/Prev`). Cairo's bytes are not changed.
 enum PDFLinkAnnotations {
     /// Cairo's file with the links added, or the file unchanged when there are none.
     /// - Throws: ``RenderError/cairo(_:)`` when the file is not laid out as Cairo writes it.
     static func append(_ links: [PDFLink], to pdf: [UInt8]) throws(RenderError) -> [UInt8] {
         guard !links.isEmpty else { return pdf }
         let file = try CairoFile(pdf)
-        var out = pdf
-        if out.last != 10 { out.append(10) }
-        var offsets: [(Int, Int)] = []
+        var objects: [PDFIncrementalUpdate.Object] = []
         var next = file.size
         func write(_ number: Int, _ body: String) {
-            offsets.append((number, out.count))
-            out += Array("\(number) 0 obj\n\(body)\nendobj\n".utf8)
+            objects.append(PDFIncrementalUpdate.Object(number: number, body: Array(body.utf8)))
         }
         let byPage = Dictionary(grouping: links, by: \.page)
         for page in byPage.keys.sorted() {
@@ -60,16 +57,9 @@ enum PDFLinkAnnotations {
             body.replaceSubrange(open, with: "<< /Annots [" + numbers.map { " \($0) 0 R" }.joined() + " ]")
             write(object, body)
         }
-        let xref = out.count
-        var table = "xref\n"
-        for (number, offset) in offsets.sorted(by: { $0.0 < $1.0 }) {
-            let digits = String(offset)
-            table += "\(number) 1\n" + String(repeating: "0", count: 10 - digits.count) + digits + " 00000 n \n"
-        }
-        table += "trailer\n<< /Size \(next) /Root \(file.root) 0 R"
-        if let info = file.info { table += " /Info \(info) 0 R" }
-        table += " /Prev \(file.xref) >>\nstartxref\n\(xref)\n%%EOF\n"
-        return out + Array(table.utf8)
+        var fields = "/Root \(file.root) 0 R"
+        if let info = file.info { fields += " /Info \(info) 0 R" }
+        return PDFIncrementalUpdate(original: pdf, previous: file.xref, size: file.size, trailerFields: fields).appending(objects)
     }
 
     /// A coordinate with at most three decimals.
@@ -106,10 +96,9 @@ enum PDFLinkAnnotations {
 
         init(_ bytes: [UInt8]) throws(RenderError) {
             self.bytes = bytes
-            let tail = String(decoding: bytes.suffix(64), as: UTF8.self)
-            guard let marker = tail.ranges(of: "startxref").last,
-                  let xref = Int(tail[marker.upperBound...].split(whereSeparator: \.isWhitespace).first ?? ""),
-                  xref > 0, xref < bytes.count else { throw .cairo("the PDF has no startxref") }
+            guard let xref = PDFIncrementalUpdate.lastCrossReference(in: bytes), xref > 0 else {
+                throw .cairo("the PDF has no startxref")
+            }
             self.xref = xref
             let text = String(decoding: bytes[xref...], as: UTF8.self)
             var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map { $0.trimming(" \r") }[...]

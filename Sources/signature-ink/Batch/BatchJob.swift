@@ -9,6 +9,13 @@ import SignatureInkFormats
 
 /// The loop every many-input command shares: expand inputs, plan outputs, run on every core, report failures
 /// and progress, write the manifest, and exit 1 when anything failed.
+///
+/// Which files are read: a file named on the command line always is, and fails when it is not a stroke file. A
+/// file found while expanding a folder (and matching `--include`, when given) is skipped when its content has
+/// the shape of no stroke format (``InkFormat/detect(_:)``, when no `--input-format` is given), such as a script
+/// or a consent document kept beside the signatures: it is named on standard error as `FILE: skipped: reason`,
+/// counted in the summary and written to the manifest with the status `skipped`. A damaged stroke file still
+/// fails.
 enum BatchJob {
     /// Makes the output of one decoded input. Returns the bytes to write to `outputPath`, or `nil` when it wrote
     /// its outputs itself (such as animation frames).
@@ -24,7 +31,11 @@ enum BatchJob {
         let crew = workerCount > 1 ? WorkerCrew(threads: workerCount - 1) : nil
         let planned = output.plan(InputExpander.expand(inputs, include: batch.include), fileExtension: fileExtension)
         let progress = Progress(total: planned.count, quiet: batch.quiet)
-        let manifest = try batch.manifest.map { (path) throws(InputFailure) in try ManifestWriter(path: path) }
+        let manifest = try batch.manifest.map { (path) throws(InputFailure) in
+            // Its folder first (`--manifest out/manifest.jsonl` beside `--out-dir out`, neither made yet).
+            try OutputWriter.makeFolder(of: path)
+            return try ManifestWriter(path: path)
+        }
         let wantsDigest = manifest != nil
         let failures = FailureCount()
         // One input needs no worker threads, nor reading ahead.
@@ -51,6 +62,9 @@ enum BatchJob {
                     outcome.bytes = bytes.count
                     if wantsDigest { outcome.sha256 = HexDigest.sha256(bytes) }
                 }
+            } catch let failure as InputFailure where failure.notStrokes && planned[i].foundInFolder {
+                outcome.output = nil
+                outcome.skipped = failure.reason
             } catch let failure as InputFailure {
                 outcome.error = failure.reason
             } catch {
@@ -62,9 +76,11 @@ enum BatchJob {
             if let error = outcome.error {
                 failures.value += 1
                 progress.report(InputFailure(path: outcome.input, reason: error))
+            } else if let reason = outcome.skipped {
+                progress.report(InputFailure(path: outcome.input, reason: "skipped: " + reason))
             }
             manifest?.append(outcome)
-            progress.finished(failed: outcome.failed)
+            progress.finished(failed: outcome.failed, skipped: outcome.skipped != nil)
         })
         try manifest?.finish()
         progress.summary()

@@ -7,7 +7,7 @@ struct BatchOptions: ParsableArguments {
     var jobs: Int?
 
     @Option(help: ArgumentHelp(
-        "Shell pattern of file names to take from directories, such as '*.json'; repeatable. Default: every file.",
+        "Shell pattern of file names to take from directories, such as '*.json'; repeatable. Default: every file. A file found in a directory that is no stroke file is skipped and named.",
         valueName: "glob"))
     var include: [String] = []
 

@@ -12,17 +12,21 @@ struct Outcome: Sendable {
     var input: String
     var output: String?
     var error: String?
+    /// Why a file found in a folder was skipped (not a stroke file); `nil` when it was read.
+    var skipped: String?
     var bytes: Int?
     var sha256: String?
     var milliseconds: Double
 
     var failed: Bool { error != nil }
 
-    /// The manifest line: input, output, status, error, bytes, sha256, ms (absent values are null).
+    /// The manifest line: input, output, status (`ok`, `failed` or `skipped`), error (for a skipped file, why it
+    /// was skipped), bytes, sha256, ms (absent values are null).
     var jsonLine: String {
         func str(_ s: String?) -> String { s.map(JSONText.string) ?? "null" }
-        return "{\"input\":\(str(input)),\"output\":\(str(output)),\"status\":\"\(failed ? "failed" : "ok")\""
-            + ",\"error\":\(str(error)),\"bytes\":\(bytes.map(String.init) ?? "null")"
+        let status = failed ? "failed" : skipped != nil ? "skipped" : "ok"
+        return "{\"input\":\(str(input)),\"output\":\(str(output)),\"status\":\"\(status)\""
+            + ",\"error\":\(str(error ?? skipped)),\"bytes\":\(bytes.map(String.init) ?? "null")"
             + ",\"sha256\":\(str(sha256)),\"ms\":\(formatted("%.3f", milliseconds))}"
     }
 }

@@ -3,14 +3,14 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// Reports how a batch is going on standard error: a bar with count, rate and ETA on a terminal, a plain line
 /// every few seconds otherwise, nothing when quiet.
-final class Progress: Sendable {
+final class Progress: @unchecked Sendable {
     private struct Counts {
         var done = 0
         var failed = 0
+        var skipped = 0
         var lastReport = 0.0
     }
 
@@ -18,7 +18,9 @@ final class Progress: Sendable {
     private let quiet: Bool
     private let terminal: Bool
     private let start: Double
-    private let counts: Mutex<Counts>
+    /// Guards ``counts``, changed by whichever thread reports.
+    private let lock = PThreadMutex()
+    private var counts: Counts
 
     /// Seconds between plain progress lines when standard error is not a terminal.
     private static let plainInterval = 5.0
@@ -30,7 +32,7 @@ final class Progress: Sendable {
         self.quiet = quiet
         self.terminal = isatty(STDERR_FILENO) == 1
         self.start = Progress.now()
-        self.counts = Mutex(Counts(lastReport: start))
+        self.counts = Counts(lastReport: start)
     }
 
     static func now() -> Double { Date().timeIntervalSinceReferenceDate }
@@ -38,33 +40,36 @@ final class Progress: Sendable {
     /// Seconds since the batch started.
     var elapsed: Double { Progress.now() - start }
 
-    /// Counts one finished input and redraws when it is time.
-    func finished(failed: Bool) {
-        let line: String? = counts.withLock { c in
-            c.done += 1
-            if failed { c.failed += 1 }
+    /// Counts one finished input (failed, or skipped as not a stroke file, or neither) and redraws when it is time.
+    func finished(failed: Bool, skipped: Bool = false) {
+        let line: String? = lock.withLock {
+            counts.done += 1
+            if failed { counts.failed += 1 }
+            if skipped { counts.skipped += 1 }
             guard !quiet, total > 1 else { return nil }
             let now = Progress.now()
             let interval = terminal ? Progress.barInterval : Progress.plainInterval
-            guard now - c.lastReport >= interval || (terminal && c.done == total) else { return nil }
-            c.lastReport = now
-            return render(done: c.done, failed: c.failed, now: now)
+            guard now - counts.lastReport >= interval || (terminal && counts.done == total) else { return nil }
+            counts.lastReport = now
+            return render(done: counts.done, failed: counts.failed, now: now)
         }
         if let line { FileDescriptorIO.standardError(line) }
     }
 
-    /// Prints a failure on its own line, keeping the bar intact below it.
+    /// Prints a failure (or a skipped file) on its own line, keeping the bar intact below it.
     func report(_ failure: InputFailure) {
         let clear = terminal && !quiet && total > 1 ? "\r\u{1B}[K" : ""
         FileDescriptorIO.standardError((clear + failure.description + "\n"))
     }
 
-    /// Prints the closing summary (unless quiet): done, failed, time.
+    /// Prints the closing summary (unless quiet): done, failed, skipped (when any), time.
     func summary() {
-        let (done, failed) = counts.withLock { ($0.done, $0.failed) }
+        let (done, failed, skipped) = lock.withLock { (counts.done, counts.failed, counts.skipped) }
         guard !quiet, total > 1 else { return }
         let end = terminal ? "\r\u{1B}[K" : ""
-        let text = end + formatted("done: %d, failed: %d, time: %.2f s\n", done - failed, failed, elapsed)
+        let skips = skipped > 0 ? formatted(", skipped: %d", skipped) : ""
+        let text = end + formatted("done: %d, failed: %d", done - failed - skipped, failed) + skips
+            + formatted(", time: %.2f s\n", elapsed)
         FileDescriptorIO.standardError(text)
     }
 

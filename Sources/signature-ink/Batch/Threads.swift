@@ -34,6 +34,9 @@ enum WorkerThread {
 }
 
 /// A pthread mutex: the thread sanitizer sees its waits, which it cannot for `Synchronization.Mutex` on Linux.
+///
+/// The tool's one lock type: `Mutex` waits on futexes the sanitizer does not see, so a lock of that kind beside
+/// these made `make sanitize` report its own accesses as races.
 final class PThreadMutex: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
@@ -50,6 +53,14 @@ final class PThreadMutex: @unchecked Sendable {
 
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// Runs `body` with the lock held and returns what it returns.
+    @inline(__always)
+    func withLock<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
 
     /// Waits on `condition`, which releases the lock (held by the caller) until the condition is signalled.
     func wait(_ condition: UnsafeMutablePointer<pthread_cond_t>) { pthread_cond_wait(condition, mutex) }
