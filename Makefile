@@ -83,8 +83,8 @@ test-release: release
 		"$$($(SWIFT) build --show-bin-path)/signature-ink"
 
 # Every shell line of the README's ```sh blocks, run as a new user types them in a fresh copy of the repository with
-# the tools just built (the server started and stopped), and every README Swift example found, as printed, in the
-# compiled Examples/ReadmeExamples.
+# the tools just built (the server started and stopped); and every Swift example of the README and of the DocC
+# articles found, as printed, in the compiled Examples/DocExamples.
 test-readme: release
 	$(SWIFT) build --product signature-ink && $(SWIFT) build --product signature-ink-server
 	python3 Tests/README/readme_commands.py "$$($(SWIFT) build --show-bin-path)" "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"

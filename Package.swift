@@ -103,11 +103,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
-        // The README's Swift examples as printed, compiled by every build (Tests/README checks they match).
+        // The Swift examples of the README and the DocC articles as printed, compiled by every build
+        // (Tests/README/readme_commands.py checks that they match).
         .executableTarget(
-            name: "readme-examples",
-            dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent"],
-            path: "Examples/ReadmeExamples",
+            name: "doc-examples",
+            dependencies: [
+                "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent", "SignatureInkForms",
+                "SignatureInkServer", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/DocExamples",
             swiftSettings: strict),
         // Seeded random signatures and paths to test data, shared by the test targets.
         .target(

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Checks that README.md's Swift examples are the compiled ones, and runs every shell line of its ```sh blocks, as a new user types them, in a fresh copy of the repository.
+"""Checks that the Swift examples of README.md and of the DocC articles are the compiled ones (Examples/DocExamples),
+and runs every shell line of its ```sh blocks, as a new user types them, in a fresh copy of the repository.
 
 The copy holds the tracked files only (what a clone has), in an empty temporary folder. The tools the README names
 are the ones `make test` has just built: `signature-ink` and `signature-ink-server` are on PATH, and
@@ -11,6 +12,7 @@ the block's other lines against it, and stops it. Every other line must exit 0.
 
 Usage: readme_commands.py BIN_DIR RELEASE_BIN_DIR
 """
+import glob
 import os
 import re
 import shutil
@@ -93,10 +95,14 @@ def main():
         sys.exit(__doc__)
     bin_dir, release_dir = (os.path.abspath(p) for p in sys.argv[1:])
     readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-    examples = open(os.path.join(ROOT, "Examples/ReadmeExamples/main.swift"), encoding="utf-8").read()
+    examples = "\n".join(open(path, encoding="utf-8").read() for path in sorted(glob.glob(os.path.join(ROOT, "Examples/DocExamples/*.swift"))))
     failures, ran = [], 0
-    for first in swift_blocks_missing_from(readme, examples):
-        failures.append(f"the Swift block that starts '{first}' is not in Examples/ReadmeExamples/main.swift as printed")
+    documents = [("README.md", readme)] + [
+        (os.path.relpath(path, ROOT), open(path, encoding="utf-8").read())
+        for path in sorted(glob.glob(os.path.join(ROOT, "Sources/*/*.docc/*.md")))]
+    for name, text in documents:
+        for first in swift_blocks_missing_from(text, examples):
+            failures.append(f"{name}: the Swift block that starts '{first}' is not in Examples/DocExamples as printed")
     blocks = shell_blocks(readme)
     work = tempfile.mkdtemp(prefix="readme-")
     try:

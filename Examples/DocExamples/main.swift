@@ -2,7 +2,7 @@
 // The README's Swift examples, each as it is printed, inside a function whose parameters are the names the README
 // leaves to the reader (`signature`, `ink`, a Cairo context). `swift build` compiles them, and
 // Tests/README/readme_commands.py checks that every line of every README Swift block is here, so the README cannot
-// show code that no longer builds.
+// show code that no longer builds; Articles.swift holds the DocC articles' examples.
 import Foundation
 import SignatureInk
 import SignatureInkConsent
@@ -113,6 +113,6 @@ func capture(event: BrowserEvent, nowInUnixMilliseconds: Double) throws -> Signa
     return record
 }
 
-// Compiled, not run: `swift run readme-examples` renders the first example to check it end to end.
+// Compiled, not run, but for this: `swift run doc-examples` renders the first example end to end.
 let png = try decodeAndRender()
 print("README example: \(png.count) bytes of PNG")
