@@ -22,7 +22,8 @@ done
 
 pad=Tests/Fixtures/realink/signature-pad-chromium
 pad_file="$pad/dpr1/Hello-World-1-01.json"
-printf 'not json\n' > "$work/bad.json"
+# A damaged stroke file (a native document cut short): it fails, alone and in a folder.
+head -c 80 SampleStrokes/pressure.json > "$work/bad.json"
 mkdir -p "$work/batch"
 cp SampleStrokes/pressure.json SampleStrokes/dotted-i.json "$work/bad.json" "$work/batch/"
 
