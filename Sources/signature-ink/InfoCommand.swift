@@ -63,6 +63,13 @@ struct InfoCommand: ParsableCommand {
             if let k = distinct.firstIndex(of: pen) { strokes[k].append(i + 1) } else { distinct.append(pen); strokes.append([i + 1]) }
         }
         func n(_ v: Double) -> String { formatted("%g", v) }
+        /// What the pen keeps that the renderer does not draw: a rectangular tip, a composite operation.
+        func kept(_ pen: Pen) -> [String] {
+            var parts: [String] = []
+            if pen.tip == .rectangle { parts.append("rectangle tip (drawn round)") }
+            if let operation = pen.compositeOperation { parts.append("composite operation \(operation) (drawn as source-over)") }
+            return parts
+        }
         return distinct.enumerated().map { k, pen in
             var parts = [pen.blend == .erase ? "eraser" : pen.color.description]
             if case .signaturePad = pen.widthModel, let lo = pen.minWidth, let hi = pen.maxWidth {
@@ -70,7 +77,7 @@ struct InfoCommand: ParsableCommand {
                 parts.append("width \(n(lo))...\(n(hi)) (signature_pad minWidth \(n(lo / 2)), maxWidth \(n(hi / 2)))")
                 if let dot = pen.dotWidth { parts.append("dot \(n(dot)) (dotSize \(n(dot / 2)))") }
                 if case let .signaturePad(weight) = pen.widthModel { parts.append("signature_pad velocity model (filter \(n(weight)))") }
-                return "pen \(k + 1): " + parts.joined(separator: ", ") + ", " + Self.strokeList(strokes[k])
+                return "pen \(k + 1): " + (parts + kept(pen)).joined(separator: ", ") + ", " + Self.strokeList(strokes[k])
             }
             switch (pen.minWidth, pen.maxWidth) {
             case let (lo?, hi?) where lo == hi: parts.append("width \(n(lo))")
@@ -81,7 +88,7 @@ struct InfoCommand: ParsableCommand {
             }
             if let dot = pen.dotWidth, dot != pen.minWidth || dot != pen.maxWidth { parts.append("dot \(n(dot))") }
             if case let .signaturePad(weight) = pen.widthModel { parts.append("signature_pad velocity model (filter \(n(weight)))") }
-            return "pen \(k + 1): " + parts.joined(separator: ", ") + ", " + Self.strokeList(strokes[k])
+            return "pen \(k + 1): " + (parts + kept(pen)).joined(separator: ", ") + ", " + Self.strokeList(strokes[k])
         }
     }
 

@@ -41,6 +41,17 @@ import Testing
         #expect(try CLIRunner.run(["info", file]).stdout.contains("pens: none recorded"))
     }
 
+    @Test func infoSaysWhatAPenKeepsThatIsNotDrawn() throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("chisel.json", ##"{"format":"signature-ink","version":1,"channels":["x","y","t"],"##
+            + ##""pens":[{"color":"#1a237e","minWidth":2,"maxWidth":2,"tip":"rectangle"},"##
+            + ##"{"color":"#000000","compositeOperation":"multiply"}],"strokes":[[[1,2,0],[9,2,8]],[[1,5,20],[9,5,28]]]}"##)
+        let r = try CLIRunner.run(["info", file])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("pen 1: #1a237e, width 2, rectangle tip (drawn round), stroke 1"), "\(r.stdout)")
+        #expect(r.stdout.contains("composite operation multiply (drawn as source-over), stroke 2"), "\(r.stdout)")
+    }
+
     @Test func convertSaysWhatItDrops() throws {
         let dir = try TemporaryDirectory()
         let r = try CLIRunner.run(["convert", Self.piece, "--to", "stroke-list", "-o", dir.path("s.json")])
