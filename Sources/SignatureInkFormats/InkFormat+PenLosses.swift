@@ -32,37 +32,24 @@ extension InkFormat {
             }
             let constant = strokes { $0.constantWidth != nil }
             if !constant.isEmpty {
-                losses.append("signature_pad JSON has no constant pen width: \(Self.strokeNames(constant)) written with "
+                losses.append("signature_pad JSON has no constant pen width: \(Signature.strokeNames(constant)) written with "
                               + "minWidth = maxWidth, and drawn with signature_pad's curves")
             }
             let pressureOrSpeed = strokes { $0.widthModel == .pressureOrSpeed && $0.constantWidth == nil }
             if !pressureOrSpeed.isEmpty {
-                losses.append("signature_pad JSON has no pressure or speed width model: \(Self.strokeNames(pressureOrSpeed)) "
+                losses.append("signature_pad JSON has no pressure or speed width model: \(Signature.strokeNames(pressureOrSpeed)) "
                               + "written for signature_pad's velocity model")
             }
             let missingWidth = strokes { $0.minWidth == nil || $0.maxWidth == nil }
             if !missingWidth.isEmpty {
-                losses.append("signature_pad JSON needs both widths: \(Self.strokeNames(missingWidth)) without one written "
+                losses.append("signature_pad JSON needs both widths: \(Signature.strokeNames(missingWidth)) without one written "
                               + "with signature_pad's default (minWidth 0.5, maxWidth 2.5)")
             }
             let tip = strokes { $0.tip != .ellipse }
             if !tip.isEmpty {
-                losses.append("signature_pad JSON has no brush tip: the rectangle tip of \(Self.strokeNames(tip)) is dropped")
+                losses.append("signature_pad JSON has no brush tip: the rectangle tip of \(Signature.strokeNames(tip)) is dropped")
             }
             return losses
         }
-    }
-
-    /// `stroke 3` or `strokes 1-4, 7`, from 1-based stroke numbers in increasing order.
-    static func strokeNames(_ numbers: [Int]) -> String {
-        var runs: [String] = []
-        var i = 0
-        while i < numbers.count {
-            var j = i
-            while j + 1 < numbers.count, numbers[j + 1] == numbers[j] + 1 { j += 1 }
-            runs.append(i == j ? "\(numbers[i])" : "\(numbers[i])-\(numbers[j])")
-            i = j + 1
-        }
-        return (numbers.count == 1 ? "stroke " : "strokes ") + runs.joined(separator: ", ")
     }
 }

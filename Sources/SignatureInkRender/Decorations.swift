@@ -56,7 +56,7 @@ public struct Decorations: Sendable, Hashable {
     /// Throws when the watermark is too long to be a watermark.
     func validate() throws(RenderError) {
         if let w = watermark, w.count > Self.maxWatermarkLength {
-            throw .invalidOption(option: "watermark", message: "\(w.count) characters; at most \(Self.maxWatermarkLength)")
+            throw .invalidOption(option: "watermark", message: "is longer than \(Self.maxWatermarkLength) characters")
         }
     }
 

@@ -96,7 +96,7 @@ public struct RenderOptions: Sendable, Hashable {
     /// - Throws: ``RenderError/invalidOption(option:message:)`` naming the option and its valid range.
     public func validate(limits: RenderLimits = .default) throws(RenderError) {
         guard scale.isFinite, scale > 0, scale <= limits.maxScale else {
-            throw .invalidOption(option: "scale", message: "\(scale) is outside (0, \(limits.maxScale)]")
+            throw .invalidOption(option: "scale", message: "\(number(scale)) is outside (0, \(number(limits.maxScale))]")
         }
         for (name, w) in [("pen width", penStyle.minWidth), ("pen width", penStyle.maxWidth),
                           ("dot width", penStyle.effectiveDotWidth)] {
@@ -106,14 +106,14 @@ public struct RenderOptions: Sendable, Hashable {
             throw .invalidOption(option: "pen width", message: "minimum \(penStyle.minWidth) is above maximum \(penStyle.maxWidth)")
         }
         guard padding.isFinite, padding >= 0, padding <= Self.maxPadding else {
-            throw .invalidOption(option: "padding", message: "\(padding) is outside [0, 10000]")
+            throw .invalidOption(option: "padding", message: "\(number(padding)) is outside [0, \(number(Self.maxPadding))]")
         }
         guard opacity.isFinite, opacity >= 0, opacity <= 1 else {
-            throw .invalidOption(option: "opacity", message: "\(opacity) is outside [0, 1]")
+            throw .invalidOption(option: "opacity", message: "\(number(opacity)) is outside [0, 1]")
         }
         if let dpi {
             guard dpi.isFinite, dpi > 0, dpi <= Self.maxDPI else {
-                throw .invalidOption(option: "dpi", message: "\(dpi) is outside (0, 100000]")
+                throw .invalidOption(option: "dpi", message: "\(number(dpi)) is outside (0, \(number(Self.maxDPI))]")
             }
         }
         if let box {
@@ -129,6 +129,11 @@ public struct RenderOptions: Sendable, Hashable {
         }
         try decorations.validate()
     }
+}
+
+/// A number as people write it in a message: `16`, not `16.0`.
+func number(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
 }
 
 /// The parts of a recorded pen that a render takes from the file rather than from ``RenderOptions``.

@@ -77,7 +77,7 @@ struct InfoCommand: ParsableCommand {
                 parts.append("width \(n(lo))...\(n(hi)) (signature_pad minWidth \(n(lo / 2)), maxWidth \(n(hi / 2)))")
                 if let dot = pen.dotWidth { parts.append("dot \(n(dot)) (dotSize \(n(dot / 2)))") }
                 if case let .signaturePad(weight) = pen.widthModel { parts.append("signature_pad velocity model (filter \(n(weight)))") }
-                return "pen \(k + 1): " + (parts + kept(pen)).joined(separator: ", ") + ", " + Self.strokeList(strokes[k])
+                return "pen \(k + 1): " + (parts + kept(pen)).joined(separator: ", ") + ", " + Signature.strokeNames(strokes[k])
             }
             switch (pen.minWidth, pen.maxWidth) {
             case let (lo?, hi?) where lo == hi: parts.append("width \(n(lo))")
@@ -88,20 +88,7 @@ struct InfoCommand: ParsableCommand {
             }
             if let dot = pen.dotWidth, dot != pen.minWidth || dot != pen.maxWidth { parts.append("dot \(n(dot))") }
             if case let .signaturePad(weight) = pen.widthModel { parts.append("signature_pad velocity model (filter \(n(weight)))") }
-            return "pen \(k + 1): " + (parts + kept(pen)).joined(separator: ", ") + ", " + Self.strokeList(strokes[k])
+            return "pen \(k + 1): " + (parts + kept(pen)).joined(separator: ", ") + ", " + Signature.strokeNames(strokes[k])
         }
-    }
-
-    /// `stroke 3` or `strokes 1-4, 7` (1-based).
-    static func strokeList(_ indices: [Int]) -> String {
-        var runs: [String] = []
-        var i = 0
-        while i < indices.count {
-            var j = i
-            while j + 1 < indices.count, indices[j + 1] == indices[j] + 1 { j += 1 }
-            runs.append(i == j ? "\(indices[i])" : "\(indices[i])-\(indices[j])")
-            i = j + 1
-        }
-        return (indices.count == 1 ? "stroke " : "strokes ") + runs.joined(separator: ", ")
     }
 }

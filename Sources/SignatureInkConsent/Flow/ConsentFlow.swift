@@ -8,8 +8,9 @@ public import SignatureInk
 /// (on optional forms) Not Now on the last page; the sharing question when the document has one; the review with
 /// Agree and Disagree, Agree asking to confirm the reason for consent; then for each signer, the name when the slot
 /// requires one and the signature, captured by a `CaptureSession` with its own life cycle (or replayed from recorded
-/// ink with ``replay(_:savedAt:)``). Cancel asks whether to quit: Yes abandons the whole flow, No goes back to where it was. Deny on a mandatory form raises the "consent
-/// required" alert and stays on the form; Deny or Not Now on an optional form records the decline and goes on.
+/// ink with ``replay(_:savedAt:)``). Cancel asks whether to quit: Yes abandons the whole flow, No goes back to where
+/// it was. Deny on a mandatory form raises the "consent required" alert and stays on the form; Deny or Not Now on an
+/// optional form records the decline and goes on.
 ///
 /// ```swift
 /// var flow = ConsentFlow(document: document)

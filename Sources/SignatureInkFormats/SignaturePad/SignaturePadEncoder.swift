@@ -4,8 +4,9 @@ import SignatureInk
 /// Writes the JSON that signature_pad's `fromData()` reads, described at ``SignaturePadDecoder``.
 ///
 /// One group per stroke, its pen settings from the stroke's `Pen` (`Signature.pens`): `penColor` as CSS text, the
-/// colour's name when it has one (`Color.cssName`: `black`, `crimson`), else `#rrggbb` or `#rrggbbaa`; `minWidth`, `maxWidth` and `dotSize` as half the pen's widths (signature_pad's are radii), a missing
-/// width as signature_pad's default and no dot width as `dotSize` 0; the `velocityFilterWeight` of signature_pad's
+/// colour's name when it has one (`Color.cssName`: `black`, `crimson`), else `#rrggbb` or `#rrggbbaa`; `minWidth`,
+/// `maxWidth` and `dotSize` as half the pen's widths (signature_pad's are radii), a missing width as
+/// signature_pad's default and no dot width as `dotSize` 0; the `velocityFilterWeight` of signature_pad's
 /// width model (0.7 for another model); and `compositeOperation` from `Pen.compositeOperation`, else
 /// `destination-out` for an eraser and `source-over` otherwise. A stroke without a recorded pen gets signature_pad's
 /// defaults. ``InkFormat/penLosses(of:)`` says what of a pen this does not keep. `time` is `Signature.startTime`

@@ -152,8 +152,6 @@ extension RenderRequest {
             case above(Option, Double)
             /// A box given with crop, which sizes the output to the ink.
             case takesNoBox
-            /// Longer than this many characters.
-            case tooLong(Int)
             /// Refused by a rule of its own, in words.
             case rejected(String)
 
@@ -169,10 +167,9 @@ extension RenderRequest {
                     return "is not \(transparent ? "transparent or " : "")a CSS colour (a name, #rgb, #rrggbb, #rrggbbaa, rgb(), hsl())"
                 case let .outside(range): return "is outside \(range)"
                 case let .contradicts(other): return "cannot be given with \(prefix)\(other.name); give one of them"
-                case let .above(other, value): return "is larger than \(prefix)\(other.name) \(RenderRequest.number(value))"
+                case let .above(other, value): return "is larger than \(prefix)\(other.name) \(number(value))"
                 case .takesNoBox:
                     return "sizes the output to the ink and takes no \(prefix)width or \(prefix)height; use \(prefix)fit to fit the ink into a box"
-                case let .tooLong(limit): return "is longer than \(limit) characters"
                 case let .rejected(message): return message
                 }
             }
@@ -202,7 +199,7 @@ extension RenderRequest {
         /// The error with every option named after `prefix`: `--opacity 2 is outside [0, 1]` for a command line.
         /// - Parameter prefix: what comes before an option's name, such as `--`.
         public func description(prefix: String) -> String {
-            let subject = prefix + option.name + (value.map { " " + RenderRequest.number($0) } ?? "")
+            let subject = prefix + option.name + (value.map { " " + number($0) } ?? "")
             return subject + " " + reason.description(prefix: prefix)
         }
     }

@@ -198,18 +198,17 @@ public struct RenderRequest: Sendable, Hashable {
         return options
     }
 
-    /// Throws unless every option is in its range and no two contradict each other.
+    /// Throws unless every option is in its range and no two contradict each other: the request's own rules (the
+    /// options that contradict, each pen width, the box's sides within ``RenderLimits/maxBoxSide``), then the
+    /// ranges ``RenderOptions/validate(limits:)`` holds for every caller, named by option.
     /// - Throws: ``Invalid`` naming the option and what it takes.
     public func validate() throws(Invalid) {
-        guard scale.isFinite, scale > 0, scale <= limits.maxScale else {
-            throw Invalid(.scale, .outside("(0, \(Self.number(limits.maxScale))]"), scale)
-        }
         if penWidth != nil && (minWidth != nil || maxWidth != nil) {
             throw Invalid(.penWidth, .contradicts(minWidth != nil ? .minWidth : .maxWidth))
         }
         for (option, width) in [(Option.penWidth, penWidth), (.minWidth, minWidth), (.maxWidth, maxWidth)] {
             if let width, !(width.isFinite && width > 0 && width <= Pen.widestLine) {
-                throw Invalid(option, .outside("(0, \(Self.number(Pen.widestLine))]"), width)
+                throw Invalid(option, .outside("(0, \(number(Pen.widestLine))]"), width)
             }
         }
         let style = penStyle
@@ -218,27 +217,16 @@ public struct RenderRequest: Sendable, Hashable {
         }
         for (option, side) in [(Option.width, box.width), (.height, box.height)] {
             if let side, !(side.isFinite && side >= 1 && side <= limits.maxBoxSide) {
-                throw Invalid(option, .outside("[1, \(Self.number(limits.maxBoxSide))]"), side)
+                throw Invalid(option, .outside("[1, \(number(limits.maxBoxSide))]"), side)
             }
         }
         if framing == .crop && box != .canvas { throw Invalid(.crop, .takesNoBox) }
-        guard padding.isFinite, padding >= 0, padding <= RenderOptions.maxPadding else {
-            throw Invalid(.padding, .outside("[0, \(Self.number(RenderOptions.maxPadding))]"), padding)
-        }
-        if let opacity, !(opacity.isFinite && opacity >= 0 && opacity <= 1) {
-            throw Invalid(.opacity, .outside("[0, 1]"), opacity)
-        }
-        if let dpi, !(dpi.isFinite && dpi > 0 && dpi <= RenderOptions.maxDPI) {
-            throw Invalid(.dpi, .outside("(0, \(Self.number(RenderOptions.maxDPI))]"), dpi)
-        }
-        if let watermark = decorations.watermark, watermark.count > Decorations.maxWatermarkLength {
-            throw Invalid(.watermark, .tooLong(Decorations.maxWatermarkLength))
-        }
         do {
             try options().validate(limits: limits)
         } catch {
-            // What only the options know: padding that leaves a fitted box no room for the ink, a box side past
-            // the output's longest side.
+            // The ranges the options hold for any caller (scale, padding, opacity, dpi, the watermark's length, a
+            // box side past the output's longest side, padding that leaves a fitted box no room), under the
+            // option's name.
             guard case let .invalidOption(name, message) = error else { throw Invalid(.padding, .rejected("\(error)")) }
             throw Invalid(Option(rawValue: name) ?? (name.hasSuffix("width") ? .penWidth : .padding), .rejected(message))
         }
@@ -283,8 +271,4 @@ public struct RenderRequest: Sendable, Hashable {
         return try render(signature, with: renderer)
     }
 
-    /// A number as people write it: `16`, not `16.0`.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
-    }
 }
