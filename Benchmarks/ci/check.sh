@@ -33,6 +33,8 @@ own=(--target Raster --target Vector --metric mallocCountTotal --metric instruct
 geometry=(--target Capture --target Simplify --metric mallocCountTotal)
 png=(--target PNG --filter 'CoveragePNGEncoder_.*')
 status=0
+# The steps that failed, named again at the end, where a log's tail shows them.
+failed=()
 
 run() {
     echo "+ swift package $*"
@@ -47,7 +49,7 @@ run() {
     case "$rc" in
         0) ;;
         4) echo "notice: better than the committed thresholds; run 'make bench-update' and commit Benchmarks/Thresholds" ;;
-        *) status=1 ;;
+        *) status=1; failed+=("swift package $*") ;;
     esac
 }
 
@@ -58,13 +60,14 @@ if [ "$mode" = update ]; then
     for f in Thresholds/Capture.*_* Thresholds/Simplify.*_*; do
         [ -e "$f" ] && mv "$f" "Thresholds/$(basename "$f" | tr '_' ' ')"
     done
-    ci/instructions.sh --update || status=1
+    ci/instructions.sh --update || { status=1; failed+=("ci/instructions.sh --update"); }
 else
     run benchmark thresholds check "${own[@]}" --no-progress
     run benchmark thresholds check "${geometry[@]}" --no-progress
     run benchmark thresholds check "${png[@]}" --metric mallocCountTotal --no-progress
     run benchmark --target Batch --no-progress --quiet
     echo "+ ci/instructions.sh"
-    ci/instructions.sh || status=1
+    ci/instructions.sh || { status=1; failed+=("ci/instructions.sh"); }
 fi
+for f in "${failed[@]}"; do echo "error: bench-check: failed: $f" >&2; done
 exit "$status"

@@ -27,19 +27,27 @@ if ! command -v valgrind >/dev/null; then
     echo "notice: valgrind is not installed; instruction counts not checked (apt-get install valgrind)"
     exit 0
 fi
-swift build -c release --product ink-timing >/dev/null
-# Built too, so that the document and form comparisons (document/compare.py, forms/compare.py) keep compiling.
-swift build -c release --product document-timing >/dev/null
-swift build -c release --product form-timing >/dev/null
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# A build's own output is shown only when it fails (swift build writes its errors to standard output).
+quiet() {
+    if ! "$@" > "$work/build.log" 2>&1; then
+        grep -Ev '^\[[0-9]+/[0-9]+\]|prohibited flag|distributed-tracing|CMakeLists' "$work/build.log" | tail -40 >&2
+        echo "error: instructions.sh: '$*' failed" >&2
+        exit 1
+    fi
+}
+quiet swift build -c release --product ink-timing
+# Built too, so that the document and form comparisons (document/compare.py, forms/compare.py) keep compiling.
+quiet swift build -c release --product document-timing
+quiet swift build -c release --product form-timing
 # A copy without debug information: valgrind 3.19 cannot read the DWARF 5 that clang writes for the C code the
 # package compiles (swift-crypto's BoringSSL), and callgrind counts instructions, which debug information does not
 # change.
 bin="$work/ink-timing"
 strip --strip-debug -o "$bin" "$(swift build -c release --show-bin-path)/ink-timing"
 # The command-line tool as shipped (make release), stripped the same way.
-make -s -C .. release >/dev/null
+quiet make -s -C .. release
 cli="$work/signature-ink"
 strip --strip-debug -o "$cli" "$(cd .. && swift build -c release --show-bin-path)/signature-ink"
 fixtures=Fixtures/signatures
@@ -72,7 +80,10 @@ python3 - "$work" "$file" "${1:-}" "$TOLERANCE_PERCENT" "${probes[@]}" "${cli_pr
 import json, os, sys
 work, path, mode, tolerance, probes = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5:]
 def read(name):
-    return int(open(os.path.join(work, name)).read())
+    text = open(os.path.join(work, name)).read().strip()
+    if not text.isdigit():
+        sys.exit(f"error: instructions.sh: callgrind gave no count for {name} (valgrind failed or was killed)")
+    return int(text)
 base, files = read("load"), read("files")
 now = {}
 for p in probes:
