@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SAMPLES := $(wildcard SampleStrokes/*.json)
 
-.PHONY: all deps build release test test-browser test-release test-readme server load docs demo bench bench-check bench-update fuzz sanitize clean
+.PHONY: all deps build release test test-browser test-server test-release test-readme server load docs demo bench bench-check bench-update fuzz sanitize clean
 
 all: build
 
@@ -61,6 +61,7 @@ test: deps
 	@rm -f .build-log.txt
 	$(SWIFT) test
 	$(MAKE) test-browser
+	$(MAKE) test-server
 	$(MAKE) test-release
 	$(MAKE) test-readme
 
@@ -74,6 +75,13 @@ test-browser: deps
 	$(SWIFT) build --product signature-ink-server
 	$(SWIFT) build --product signature-ink
 	python3 Tests/Browser/test_pages.py "$$($(SWIFT) build --show-bin-path)/signature-ink-server"
+
+# The server under the requests that used to starve it (Tests/Server/starve.py): the pages answered within 100 ms
+# while the costliest renders run, memory under its bound, 503 at once past the queue, a client that hangs up
+# freeing its worker, the work timeout, and SIGTERM within its grace.
+test-server: deps
+	$(SWIFT) build --product signature-ink-server
+	python3 Tests/Server/starve.py "$$($(SWIFT) build --show-bin-path)/signature-ink-server"
 
 # The tool as `make release` links it against the development build the tests run: the same bytes, errors and exit
 # status for images, text, consent documents, forms and a batch, and no Cairo shared library loaded at start.

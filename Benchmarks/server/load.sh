@@ -15,8 +15,9 @@ PORT=${PORT:-18080}
 command -v wrk >/dev/null || { echo "error: wrk is missing (make deps installs it)" >&2; exit 1; }
 swift build -c release --product signature-ink-server 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\]' || true
 SERVER="$(swift build -c release --show-bin-path)/signature-ink-server"
-# A signature_pad toData() recorded in Chromium from real pen writing (six strokes); BODY picks another file.
-BODY=${BODY:-Tests/Fixtures/realink/signature-pad-chromium/dpr1/Cell-Structure-1-19.json}
+# A signature_pad toData() recorded in Chromium from real pen writing: a full name, six strokes, 171 samples with
+# their pen (15 KB), as a web front end posts it; BODY picks another file.
+BODY=${BODY:-Tests/Fixtures/realink/signature-pad-chromium/dpr1/Hello-World-1-00.json}
 BAD=$(mktemp -d)
 trap 'rm -rf "$BAD"; kill "$PID" 2>/dev/null || true' EXIT
 # Malformed bodies of every kind the decoders refuse, and one past --max-body.

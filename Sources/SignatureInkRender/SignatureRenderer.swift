@@ -53,25 +53,39 @@ public struct SignatureRenderer: Sendable {
     /// One ink colour (erasers included, which only take coverage away) with no decorations is drawn as coverage
     /// (Cairo A8) and written as an indexed PNG whose palette blends the ink, at its opacity, over the background;
     /// anything else is drawn as ARGB32, un-premultiplied and written as RGBA.
-    /// - Parameter signature: the signature to draw.
+    ///
+    /// Its cost is estimated before any pixel is allocated, and a render above ``RenderLimits/maxWork`` is refused.
+    /// - Parameters:
+    ///   - signature: the signature to draw.
+    ///   - stop: a switch that stops the render between its steps (and between the bands of a large fill), or
+    ///     `nil`.
     /// - Returns: the bytes of a PNG file, 8 bits a channel, with a `pHYs` chunk for the resolution, a `Software`
     ///   text and, when the capture time is known, a `Creation Time` text in ISO 8601.
-    /// - Throws: ``RenderError`` when an option or limit is out of range, or Cairo or libpng fails.
-    public func png(_ signature: Signature) throws(RenderError) -> [UInt8] {
+    /// - Throws: ``RenderError`` when an option or limit is out of range, the render would cost more than the
+    ///   budget, it was stopped, or Cairo or libpng fails.
+    public func png(_ signature: Signature, stop: RenderStop? = nil) throws(RenderError) -> [UInt8] {
         try options.validate(limits: limits)
+        try stop?.check()
         let scene = Scene(signature, options: options)
         let size = try scene.layout.pixelSize(scale: options.scale, limits: limits)
+        try stop?.check()
         var text: [(key: String, value: String)] = [("Software", Self.software)]
         if let time = Self.captureTime(of: signature) { text.append(("Creation Time", time)) }
         let metadata = PNGMetadata(pixelsPerInch: pixelsPerInch(for: signature), text: text)
-        if scene.isInkOnly { return try coveragePNG(scene, width: size.width, height: size.height, metadata: metadata) }
+        if scene.isInkOnly {
+            return try coveragePNG(scene, width: size.width, height: size.height, metadata: metadata, stop: stop)
+        }
 
+        let window = RasterWindow(width: size.width, height: size.height, scale: options.scale, offset: .zero,
+                                  tolerance: scene.rasterTolerance)
+        try limits.checkWork(pixels: size.width * size.height, colour: true, fill: scene.rasterCost(in: window))
         let surface = try CairoSurface(image: .argb32, width: size.width, height: size.height)
         let context = try CairoContext(surface: surface)
         context.clear(to: options.background)
         context.scale(options.scale, options.scale)
-        try scene.draw(on: context)
+        try scene.draw(on: context, raster: window)
         try context.check()
+        try stop?.check()
         return try encodeARGB(surface, metadata: metadata)
     }
 
@@ -80,10 +94,15 @@ public struct SignatureRenderer: Sendable {
     /// Only the ink's pixel bounds are drawn: the surface covers them alone, shifted by whole pixels (which
     /// leaves Cairo's coverage unchanged), and the encoder writes the empty rows and margins around them as
     /// runs of zeros without reading any.
-    /// - Parameter inkBoundsOnly: `false` draws the whole image instead (for tests), default `true`; the PNG is
-    ///   the same.
-    func coveragePNG(_ scene: Scene, width: Int, height: Int, metadata: PNGMetadata,
-                     inkBoundsOnly: Bool = true) throws(RenderError) -> [UInt8] {
+    ///
+    /// With a `stop`, a fill of more than `bandWork` work units is drawn in horizontal bands of about that much
+    /// work each (at most ``maxBands``), the stop looked at before each; the pixels are the same.
+    /// - Parameters:
+    ///   - inkBoundsOnly: `false` draws the whole image instead (for tests), default `true`; the PNG is the same.
+    ///   - stop: the render's switch, or `nil`.
+    ///   - bandWork: work units a band holds, default ``bandWork``.
+    func coveragePNG(_ scene: Scene, width: Int, height: Int, metadata: PNGMetadata, inkBoundsOnly: Bool = true,
+                     stop: RenderStop? = nil, bandWork: Int = Self.bandWork) throws(RenderError) -> [UInt8] {
         let window = inkBoundsOnly ? scene.ink.pixelBounds(scale: options.scale, width: width, height: height)
             : (x: 0, y: 0, width: width, height: height)
         // The opacity fades the ink, not the background: the same as painting the ink as one group.
@@ -104,29 +123,47 @@ public struct SignatureRenderer: Sendable {
                                           metadata: metadata)
             }
         }
-        let surface = try CairoSurface(image: .a8, width: window.width, height: window.height)
-        let context = try CairoContext(surface: surface)
         // The path is placed in the window's pixels as it is handed over; the context's matrix stays the identity.
-        let scale = options.scale, offset = Point(-Double(window.x), -Double(window.y))
-        if scene.ink.hasSignaturePadInk { context.setTolerance(Scene.signaturePadTolerance) }
+        let raster = RasterWindow(width: window.width, height: window.height, scale: options.scale,
+                                  offset: Point(-Double(window.x), -Double(window.y)), tolerance: scene.rasterTolerance)
+        // Every fill is prepared, and its cost checked, before the surface is allocated.
+        let fills: [(fill: RasterFill, alpha: UInt8, erases: Bool)]
         if layered {
-            for run in scene.ink.paints {
+            fills = scene.ink.paints.flatMap { run in
                 // An eraser removes coverage in proportion to its own opacity (canvas `destination-out`).
-                let alpha = run.blend == .erase ? run.color.alpha : fillAlpha
-                context.setSource(Color(red: 0, green: 0, blue: 0, alpha: alpha))
-                context.setErasing(run.blend == .erase)
-                for fill in scene.ink.fills(of: run) {
-                    context.append(scene.ink.path.elements[fill], scale: scale, offset: offset)
-                    context.fillNonZero()
+                scene.ink.fills(of: run).map {
+                    (raster.fill(scene.ink.path.elements[$0]), run.blend == .erase ? run.color.alpha : fillAlpha,
+                     run.blend == .erase)
                 }
             }
-            context.setErasing(false)
         } else {
-            context.setSource(.black)
-            context.append(scene.ink.path.elements[...], scale: scale, offset: offset)
-            context.fillNonZero()
+            fills = [(raster.fill(scene.ink.path.elements[...]), 255, false)]
         }
+        let cost = fills.reduce(RasterCost()) { $0 + $1.fill.cost }
+        try limits.checkWork(pixels: pixels, fill: cost)
+        let surface = try CairoSurface(image: .a8, width: window.width, height: window.height)
+        let context = try CairoContext(surface: surface)
+        context.setTolerance(raster.tolerance)
+        let bands = stop == nil ? 1 : Swift.min(Self.maxBands, window.height, Swift.max(1, cost.work / Swift.max(1, bandWork)))
+        for band in 0..<bands {
+            try stop?.check()
+            if bands > 1 {
+                let top = window.height * band / bands, bottom = window.height * (band + 1) / bands
+                context.save()
+                context.rectangle(Rect(x: 0, y: Double(top), width: Double(window.width), height: Double(bottom - top)))
+                context.clip()
+            }
+            for (fill, alpha, erases) in fills {
+                context.setSource(Color(red: 0, green: 0, blue: 0, alpha: alpha))
+                context.setErasing(erases)
+                context.append(fill.elements, scale: raster.scale, offset: raster.offset)
+                context.fillNonZero()
+            }
+            if bands > 1 { context.restore() }
+        }
+        context.setErasing(false)
         try context.check()
+        try stop?.check()
         let stride = surface.stride
         return try surface.withPixels { (coverage) throws(RenderError) in
             guard let base = coverage.baseAddress else { throw .cairo("image surface has no data") }
@@ -137,6 +174,11 @@ public struct SignatureRenderer: Sendable {
             }
         }
     }
+
+    /// Work units one band of a stoppable fill holds: about 20 ms of one core.
+    static let bandWork = 1 << 20
+    /// Most bands a stoppable fill is drawn in.
+    static let maxBands = 64
 
     /// Un-premultiplies an ARGB32 surface into RGBA rows and writes them with libpng.
     func encodeARGB(_ surface: CairoSurface, metadata: PNGMetadata) throws(RenderError) -> [UInt8] {

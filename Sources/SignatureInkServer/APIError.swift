@@ -7,10 +7,13 @@ import Hummingbird
 struct APIError: Error, HTTPResponseError {
     var status: HTTPResponse.Status
     var message: String
+    /// Seconds after which to try again, sent as `Retry-After` (with 503), or `nil`.
+    var retryAfter: Int?
 
-    init(_ status: HTTPResponse.Status, _ message: String) {
+    init(_ status: HTTPResponse.Status, _ message: String, retryAfter: Int? = nil) {
         self.status = status
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -20,6 +23,7 @@ struct APIError: Error, HTTPResponseError {
         headers[.contentType] = "application/json; charset=utf-8"
         // A body that stopped arriving leaves the connection in an unknown place: it is closed after the answer.
         if status == .requestTimeout { headers[.connection] = "close" }
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

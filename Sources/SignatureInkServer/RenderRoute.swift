@@ -46,8 +46,11 @@ enum RenderRoute {
         return contentType?.hasPrefix("application/inkml+xml") == true ? .inkml : nil
     }
 
+    /// Renders `body` as the query asks, on a worker.
+    /// - Throws: `APIError` 400 for the query, 422 for the body or a render over the limits or the work budget;
+    ///   `RenderError.stopped` when `stop` stopped it.
     static func render(_ body: [UInt8], query: Parameters, contentType: String?,
-                       configuration: ServerConfiguration) throws -> Response {
+                       configuration: ServerConfiguration, stop: RenderStop) throws -> Response {
         let request = try request(query: query, limits: configuration.renderLimits)
         let input = try inputFormat(query: query, contentType: contentType)
         let signature: Signature
@@ -59,7 +62,9 @@ enum RenderRoute {
         let format = request.outputFormat
         var response: Response
         do {
-            response = .bytes(try request.render(signature), contentType: format.mediaType)
+            response = .bytes(try request.render(signature, stop: stop), contentType: format.mediaType)
+        } catch .stopped(let reason) {
+            throw RenderError.stopped(reason)
         } catch {
             throw APIError(.unprocessableContent, "\(error)")
         }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+public import NIOCore
 public import SignatureInkRender
 
 /// How the server listens and what it accepts.
@@ -17,12 +18,28 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a request body may take to arrive in full, counted from the end of its headers; one that takes
     /// longer (a client trickling bytes to hold a connection) gets 408 and the connection is closed; default 10.
     public var requestTimeout: Int
-    /// The bounds on a render: the library's, with boxes of at most 4096 output units a side.
+    /// The bounds on a render: boxes of at most 4096 output units a side, images of at most 16 Mi pixels, and a
+    /// work budget of 2^27 units (``RenderLimits/maxWork``: about 0.4 s of one core, and about 128 MiB, for the
+    /// most costly render admitted).
     public var renderLimits: RenderLimits
+    /// Threads that decode, render and sign, apart from the event loops; default the number of cores.
+    public var workers: Int
+    /// Requests that may wait for a worker; one more is refused at once with 503 and `Retry-After`. Default
+    /// twice the workers.
+    public var queueLength: Int
+    /// Seconds a request may wait for and use a worker; past it, its render is stopped and it gets 503; default 5.
+    public var workTimeout: Int
+    /// Seconds SIGTERM leaves requests in flight to finish before the server stops them and exits; default 5.
+    public var shutdownGrace: Int
+
+    /// The server's render limits by default.
+    public static let defaultRenderLimits = RenderLimits(maxPixels: 16 << 20, maxBoxSide: 4096, maxWork: 1 << 27)
 
     /// Creates a configuration.
     public init(host: String = "127.0.0.1", port: Int = 8080, maxBody: Int = 1 << 20, maxSamples: Int = 100_000,
-                idleTimeout: Int = 30, requestTimeout: Int = 10, renderLimits: RenderLimits = RenderLimits(maxBoxSide: 4096)) {
+                idleTimeout: Int = 30, requestTimeout: Int = 10,
+                renderLimits: RenderLimits = ServerConfiguration.defaultRenderLimits,
+                workers: Int = System.coreCount, queueLength: Int? = nil, workTimeout: Int = 5, shutdownGrace: Int = 5) {
         self.host = host
         self.port = port
         self.maxBody = maxBody
@@ -30,5 +47,9 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.requestTimeout = requestTimeout
         self.renderLimits = renderLimits
+        self.workers = Swift.max(1, workers)
+        self.queueLength = Swift.max(0, queueLength ?? 2 * Swift.max(1, workers))
+        self.workTimeout = Swift.max(1, workTimeout)
+        self.shutdownGrace = Swift.max(0, shutdownGrace)
     }
 }

@@ -4,6 +4,8 @@ public import Hummingbird
 public import Logging
 import SignatureInk
 public import SignatureInkConsent
+import NIOCore
+import NIOPosix
 import SignatureInkFormats
 import SignatureInkRender
 
@@ -26,14 +28,14 @@ public enum SignatureInkServer {
     ///   - consentDocument: the document of the consent pages; default the sample study consent.
     /// - Throws: when an asset is missing from the build, or the consent document is not valid.
     public static func router(configuration: ServerConfiguration = ServerConfiguration(),
-                              consentDocument: ConsentDocument? = nil) throws -> Router<BasicRequestContext> {
+                              consentDocument: ConsentDocument? = nil) throws -> Router<ServerContext> {
         let assets = try Assets.load()
         let document = try consentDocument ?? ConsentDocument(json: assets["study-consent.json"]?.bytes ?? [])
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: ServerContext.self)
         // Each request as a structured log entry (method, path, status) at debug level: `LOG_LEVEL=debug` shows them.
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: SecurityHeaders())
-        func page(_ name: String) -> @Sendable (Request, BasicRequestContext) async throws -> Response {
+        func page(_ name: String) -> @Sendable (Request, ServerContext) async throws -> Response {
             { _, _ in
                 guard let asset = assets[name] else { throw APIError(.notFound, "no such page") }
                 return .bytes(asset.bytes, contentType: asset.contentType)
@@ -49,23 +51,60 @@ public enum SignatureInkServer {
             }
             return .bytes(asset.bytes, contentType: asset.contentType)
         }
-        router.post("/render") { request, _ -> Response in
-            let body = try await request.boundedBody(limit: configuration.maxBody)
-            return try RenderRoute.render(body, query: request.uri.queryParameters, contentType: request.headers[.contentType],
-                                          configuration: configuration)
+        let pool = WorkPool(workers: configuration.workers, queueLength: configuration.queueLength)
+        router.post("/render") { request, context -> Response in
+            try await work(request, context, pool: pool, configuration: configuration, bodyLimit: configuration.maxBody) {
+                body, stop in
+                try RenderRoute.render(body, query: request.uri.queryParameters, contentType: request.headers[.contentType],
+                                       configuration: configuration, stop: stop)
+            }
         }
-        router.post("/signatures") { request, _ -> Response in
-            let body = try await request.boundedBody(limit: configuration.maxBody)
-            return try SignatureRoute.save(body, configuration: configuration)
+        router.post("/signatures") { request, context -> Response in
+            try await work(request, context, pool: pool, configuration: configuration, bodyLimit: configuration.maxBody) {
+                body, stop in try SignatureRoute.save(body, configuration: configuration, stop: stop)
+            }
         }
         router.get("/consent/document") { _, _ -> Response in
             .bytes(document.canonicalJSON, contentType: "application/json; charset=utf-8")
         }
-        router.post("/consent/sign") { request, _ -> Response in
-            let body = try await request.boundedBody(limit: configuration.maxBody * 4)
-            return try ConsentRoute.sign(body, document: document, configuration: configuration)
+        router.post("/consent/sign") { request, context -> Response in
+            try await work(request, context, pool: pool, configuration: configuration, bodyLimit: configuration.maxBody * 4) {
+                body, _ in try ConsentRoute.sign(body, document: document, configuration: configuration)
+            }
         }
         return router
+    }
+
+    /// Seconds a refused request is asked to wait before it tries again.
+    static let retryAfter = 1
+
+    /// Answers a request whose work runs on `pool`: admitted first (refused at once with 503 and `Retry-After`
+    /// when every worker is busy and the queue is full, before its body is read), then its body read within
+    /// `bodyLimit`, then `handle` run on a worker with a ``RenderStop`` that is stopped when the client hangs up
+    /// or the work timeout passes (answered 503).
+    static func work(_ request: Request, _ context: ServerContext, pool: WorkPool, configuration: ServerConfiguration,
+                     bodyLimit: Int, _ handle: @escaping @Sendable ([UInt8], RenderStop) throws -> Response) async throws -> Response {
+        guard let ticket = pool.admit() else {
+            throw APIError(.serviceUnavailable, "the server is busy; try again in \(retryAfter) s", retryAfter: retryAfter)
+        }
+        let stop = RenderStop()
+        // A timer on one of NIO's shared event loops (the request's own channel may be a test's, without a clock).
+        let deadline = NIOSingletons.posixEventLoopGroup.any().scheduleTask(in: .seconds(Int64(configuration.workTimeout))) {
+            stop.stop(.deadline)
+        }
+        defer {
+            deadline.cancel()
+            withExtendedLifetime(ticket) {}
+        }
+        let body = try await request.boundedBody(limit: bodyLimit)
+        do {
+            return try await HangUpHandler.watch(context.channel, stop: stop) {
+                try await pool.run(stop: stop) { try handle(body, stop) }
+            }
+        } catch RenderError.stopped(let reason) {
+            throw APIError(.serviceUnavailable, "the request was stopped: \(reason) (\(configuration.workTimeout) s of work at most)",
+                           retryAfter: retryAfter)
+        }
     }
 
     /// The application: HTTP/1.1 on the configured address, request bodies cut off at the request timeout,
@@ -76,7 +115,7 @@ public enum SignatureInkServer {
         return Application(
             router: router,
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [RequestDeadlineHandler(seconds: configuration.requestTimeout)],
+                additionalChannelHandlers: [RequestDeadlineHandler(seconds: configuration.requestTimeout), HangUpHandler()],
                 idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "signature-ink-server"),
             logger: logger)

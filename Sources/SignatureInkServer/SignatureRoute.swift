@@ -18,7 +18,9 @@ enum SignatureRoute {
         var png: String
     }
 
-    static func save(_ body: [UInt8], configuration: ServerConfiguration) throws -> Response {
+    /// Decodes, stores and draws `body`, on a worker.
+    /// - Throws: `APIError` 422 for a body that is no valid signature; `RenderError.stopped` when `stop` stopped it.
+    static func save(_ body: [UInt8], configuration: ServerConfiguration, stop: RenderStop) throws -> Response {
         let signature: Signature
         do {
             signature = try InkDecoder(limits: SignatureInkServer.limits(configuration)).decode(Data(body), as: .native).signature
@@ -28,7 +30,10 @@ enum SignatureRoute {
         let record = SignatureRecord(signature: signature, savedAt: (Date().timeIntervalSince1970 * 1000).rounded())
         let png: [UInt8]
         do {
-            png = try SignatureRenderer(options: RenderOptions(scale: 2).viewMode()).png(signature)
+            png = try SignatureRenderer(options: RenderOptions(scale: 2).viewMode(), limits: configuration.renderLimits)
+                .png(signature, stop: stop)
+        } catch .stopped(let reason) {
+            throw RenderError.stopped(reason)
         } catch {
             throw APIError(.unprocessableContent, "\(error)")
         }

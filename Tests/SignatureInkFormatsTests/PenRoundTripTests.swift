@@ -172,7 +172,7 @@ import Testing
 
     @Test func everyRecordingWithPensKeepsThemWhereTheFormatCanAndSaysWhereItCannot() throws {
         let files = try Self.recordingsWithPens()
-        #expect(files.count == 2 + 16 + 5 + 2)
+        #expect(files.count == 2 + 18 + 5 + 2)
         for url in files {
             let name = url.lastPathComponent
             let original = try InkDecoder().decode(Data(contentsOf: url))

@@ -51,12 +51,25 @@ struct Scene {
     /// The decoration positions for this box.
     var decorationLayout: DecorationLayout { DecorationLayout(width: layout.width, height: layout.height) }
 
+    /// Cairo's flattening tolerance for the ink in device pixels: its default, or ``signaturePadTolerance``.
+    var rasterTolerance: Double { ink.hasSignaturePadInk ? Self.signaturePadTolerance : RasterWindow.cairoTolerance }
+
+    /// What filling the ink into `window` costs, each fill with its parts beyond the image collapsed.
+    func rasterCost(in window: RasterWindow) -> RasterCost {
+        if ink.paints.count <= 1 && ink.fillBreaks.isEmpty { return window.fill(ink.path.elements[...]).cost }
+        return ink.paints.reduce(RasterCost()) { sum, run in
+            ink.fills(of: run).reduce(sum) { $0 + window.fill(ink.path.elements[$1]).cost }
+        }
+    }
+
     /// Draws the scene (not the background) on a context whose user space is in output units. With an opacity
     /// below 1 everything is drawn into one group painted at that opacity, so overlaps do not darken.
     ///
     /// A vector surface gets the outline with its straight runs simplified within ``vectorLineTolerance``, so
     /// a PDF holds a few commands for a straight stretch of ink rather than two for every ink point.
-    func draw(on context: CairoContext) throws(RenderError) {
+    /// - Parameter raster: for an image surface, its pixels and the user space's scale: the ink's parts beyond
+    ///   them are collapsed (``RasterFill``); `nil` draws the outline as it is.
+    func draw(on context: CairoContext, raster: RasterWindow? = nil) throws(RenderError) {
         let vector = !context.drawsPixels
         let erases = ink.paints.contains { $0.blend == .erase }
         // An eraser removes ink, never the background: the ink is drawn in a group of its own first.
@@ -67,7 +80,11 @@ struct Scene {
         if ink.paints.count <= 1 && ink.fillBreaks.isEmpty {
             context.setSource(inkColor)
             context.setErasing(ink.paints.first?.blend == .erase)
-            context.append(vector ? ink.path.simplifyingLines(tolerance: Self.vectorLineTolerance) : ink.path)
+            if vector {
+                context.append(ink.path.simplifyingLines(tolerance: Self.vectorLineTolerance))
+            } else {
+                context.append(raster.map { $0.fill(ink.path.elements[...]).elements } ?? ink.path.elements[...])
+            }
             context.fillNonZero()
         } else {
             for run in ink.paints {
@@ -77,7 +94,7 @@ struct Scene {
                     if vector {
                         context.append(Path(Array(ink.path.elements[fill])).simplifyingLines(tolerance: Self.vectorLineTolerance))
                     } else {
-                        context.append(ink.path.elements[fill])
+                        context.append(raster.map { $0.fill(ink.path.elements[fill]).elements } ?? ink.path.elements[fill])
                     }
                     context.fillNonZero()
                 }

@@ -243,9 +243,12 @@ public struct RenderRequest: Sendable, Hashable {
     /// - Parameters:
     ///   - signature: the signature to draw.
     ///   - renderer: this request's ``renderer()``, made once for many signatures.
+    ///   - stop: a switch that stops a PNG render between its steps, or `nil`.
     /// - Returns: the file's bytes.
-    /// - Throws: ``RenderError`` when the output would pass the limits, or Cairo, Pango or libpng fails.
-    public func render(_ signature: Signature, with renderer: SignatureRenderer) throws(RenderError) -> [UInt8] {
+    /// - Throws: ``RenderError`` when the output would pass the limits or the work budget, the render was
+    ///   stopped, or Cairo, Pango or libpng fails.
+    public func render(_ signature: Signature, with renderer: SignatureRenderer,
+                       stop: RenderStop? = nil) throws(RenderError) -> [UInt8] {
         var renderer = renderer
         if renderer.options.box == nil, let size = box.size(on: signature.canvas) {
             renderer.options.box = size
@@ -254,21 +257,22 @@ public struct RenderRequest: Sendable, Hashable {
         switch outputFormat {
         case .svg: return Array(try renderer.svg(signature, pathPerStroke: pathPerStroke).utf8)
         case .pdf: return try renderer.pdf(signature)
-        case .png: return try renderer.png(signature)
+        case .png: return try renderer.png(signature, stop: stop)
         }
     }
 
     /// Renders `signature` into the bytes of a file of ``outputFormat``.
-    /// - Parameter signature: the signature to draw.
+    /// - Parameters:
+    ///   - signature: the signature to draw.
+    ///   - stop: a switch that stops a PNG render between its steps, or `nil`.
     /// - Returns: the file's bytes.
     /// - Throws: ``Invalid`` (as ``RenderError/invalidOption(option:message:)``) when an option is out of range,
-    ///   ``RenderError`` when the output would pass the limits or drawing fails.
-    public func render(_ signature: Signature) throws(RenderError) -> [UInt8] {
+    ///   ``RenderError`` when the output would pass the limits or the work budget, or drawing fails.
+    public func render(_ signature: Signature, stop: RenderStop? = nil) throws(RenderError) -> [UInt8] {
         let renderer: SignatureRenderer
         do { renderer = try self.renderer() } catch {
             throw .invalidOption(option: error.option.name, message: error.reason.description)
         }
-        return try render(signature, with: renderer)
+        return try render(signature, with: renderer, stop: stop)
     }
-
 }

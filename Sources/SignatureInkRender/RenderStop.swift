@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+import Synchronization
+
+/// A switch that stops a PNG render between its steps, from any thread: a server's request whose client has
+/// gone, or whose deadline has passed.
+///
+/// The render looks at it before it lays the signature out, before it allocates the image, between the bands
+/// of a large fill (``SignatureRenderer/bandWork`` work units each, a few milliseconds) and before it encodes;
+/// once stopped, it throws ``RenderError/stopped(_:)`` and frees what it holds as it unwinds.
+///
+/// ```swift
+/// let stop = RenderStop()
+/// // elsewhere, when the client hangs up: stop.stop(.clientGone)
+/// let png = try renderer.png(signature, stop: stop)
+/// ```
+public final class RenderStop: Sendable {
+    /// Why a render was stopped.
+    public enum Reason: UInt8, Sendable, CustomStringConvertible {
+        /// Whoever asked for it has gone (a client closed its connection).
+        case clientGone = 1
+        /// Its deadline passed.
+        case deadline = 2
+        /// The process is shutting down.
+        case shutdown = 3
+
+        /// The reason in words.
+        public var description: String {
+            switch self {
+            case .clientGone: "the client has gone"
+            case .deadline: "the deadline passed"
+            case .shutdown: "the server is shutting down"
+            }
+        }
+    }
+
+    private let state = Atomic<UInt8>(0)
+
+    /// A switch not yet stopped.
+    public init() {}
+
+    /// Stops the render at its next step; the first reason given is kept.
+    public func stop(_ reason: Reason) {
+        _ = state.compareExchange(expected: 0, desired: reason.rawValue, ordering: .relaxed)
+    }
+
+    /// Why it was stopped, or `nil` while it runs.
+    public var reason: Reason? { Reason(rawValue: state.load(ordering: .relaxed)) }
+
+    /// Whether it was stopped.
+    public var isStopped: Bool { state.load(ordering: .relaxed) != 0 }
+
+    /// Throws when stopped.
+    /// - Throws: ``RenderError/stopped(_:)``.
+    func check() throws(RenderError) {
+        if let reason { throw .stopped(reason) }
+    }
+}

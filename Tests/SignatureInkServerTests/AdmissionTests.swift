@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOEmbedded
+import NIOHTTPTypes
+import SignatureInkRender
+@testable import SignatureInkServer
+import Testing
+
+/// Admission control: a bounded pool of workers and a bounded queue, refusals answered at once, work stopped when
+/// its client hangs up or its time is up.
+@Suite struct AdmissionTests {
+    /// One stroke zigzagging across a 600 x 300 canvas, `samples` samples from side to side, in the native format.
+    static func zigzag(samples: Int) -> ByteBuffer {
+        let points = (0..<samples).map { i in
+            "[\(i % 2 == 0 ? 10 : 590),\(10 + 280 * Double(i) / Double(samples - 1)),\(4 * i)]"
+        }
+        return ByteBuffer(string: #"{"format":"signature-ink","version":1,"canvas":{"width":600,"height":300},"#
+                          + #""channels":["x","y","t"],"strokes":[["# + points.joined(separator: ",") + "]]}")
+    }
+
+    @Test func thePoolAdmitsItsWorkersAndQueueAndNoMore() {
+        let pool = WorkPool(workers: 2, queueLength: 1)
+        var tickets = (0..<3).compactMap { _ in pool.admit() }
+        #expect(tickets.count == 3 && pool.inFlight == 3)
+        #expect(pool.admit() == nil)
+        tickets.removeLast()
+        #expect(pool.inFlight == 2)
+        #expect(pool.admit() != nil)
+    }
+
+    @Test func workStoppedBeforeItStartsNeverRuns() async throws {
+        let pool = WorkPool(workers: 1, queueLength: 0)
+        let stop = RenderStop()
+        stop.stop(.clientGone)
+        await #expect(throws: RenderError.stopped(.clientGone)) { try await pool.run(stop: stop) { 1 } }
+        #expect(try await pool.run(stop: RenderStop()) { 2 } == 2)
+    }
+
+    static let head = HTTPRequestPart.head(HTTPRequest(method: .post, scheme: nil, authority: "x", path: "/render"))
+
+    @Test func aClientThatHangsUpMidRequestStopsItsWork() async throws {
+        let channel = EmbeddedChannel(handlers: [HangUpHandler()])
+        try await channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 1)).get()
+        try channel.writeInbound(Self.head)
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        let stop = RenderStop()
+        await HangUpHandler.watch(channel, stop: stop) {
+            channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        }
+        #expect(stop.reason == .clientGone)
+        #expect(!channel.isActive)
+    }
+
+    @Test func aClientThatClosesAfterItsAnswerStopsNothing() async throws {
+        let channel = EmbeddedChannel(handlers: [HangUpHandler()])
+        try await channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 1)).get()
+        try channel.writeInbound(Self.head)
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        let stop = RenderStop()
+        await HangUpHandler.watch(channel, stop: stop) {
+            channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        }
+        #expect(stop.reason == nil)
+        #expect(channel.isActive)
+        _ = try? channel.finish()
+    }
+
+    @Test func aBusyServerRefusesAtOnceAndARenderPastItsTimeIsStopped() async throws {
+        // One worker, no queue, one second of work at most, and a budget that admits a render of many seconds.
+        var limits = ServerConfiguration.defaultRenderLimits
+        limits.maxWork = 1 << 40
+        let configuration = ServerConfiguration(renderLimits: limits, workers: 1, queueLength: 0, workTimeout: 1)
+        try await ServerFixture.app(configuration).test(.router) { client in
+            // The heavy render is sent again while a probe below holds the worker.
+            let heavy = Task {
+                while true {
+                    let (status, text) = try await client.execute(uri: "/render?scale=8&pen-width=300", method: .post,
+                                                                  body: Self.zigzag(samples: 2000)) {
+                        ($0.status, String(buffer: $0.body))
+                    }
+                    if !text.contains("busy") { return (status, text) }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+            }
+            // While the heavy render holds the one worker, another request is refused at once.
+            var busy: (HTTPResponse.Status, String?)?
+            for _ in 0..<200 where busy == nil {
+                try await client.execute(uri: "/render", method: .post, body: Self.zigzag(samples: 10)) { response in
+                    if response.status == .serviceUnavailable { busy = (response.status, response.headers[.retryAfter]) }
+                }
+                if busy == nil { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(busy?.0 == .serviceUnavailable && busy?.1 == "1")
+            let (status, text) = try await heavy.value
+            #expect(status == .serviceUnavailable && text.contains("deadline"), "\(status) \(text)")
+            // The worker is free again.
+            try await client.execute(uri: "/render", method: .post, body: Self.zigzag(samples: 10)) {
+                #expect($0.status == .ok)
+            }
+        }
+    }
+
+    @Test func aRenderOverTheWorkBudgetIs422NamingTheKnob() async throws {
+        try await ServerFixture.app().test(.router) { client in
+            try await client.execute(uri: "/render?scale=5&pen-width=300", method: .post, body: Self.zigzag(samples: 2000)) {
+                #expect($0.status == .unprocessableContent)
+                let text = String(buffer: $0.body)
+                #expect(text.contains("budget") && text.contains("pen-width"), "\(text)")
+            }
+        }
+    }
+}
