@@ -33,8 +33,15 @@ struct InkGeometry {
     /// curves flattened finely (see ``Scene/signaturePadTolerance``).
     var hasSignaturePadInk = false
 
-    /// The element ranges filled one after another to draw `run`: the run split at ``fillBreaks``.
+    /// The element ranges filled one after another to draw `run`: a translucent run split at ``fillBreaks``,
+    /// where its curves build up; an opaque run in one fill.
+    ///
+    /// Opaque curves build up only along their anti-aliased edges, by a fraction of a pixel's coverage: the union of
+    /// the curves, which every outline's single turning direction makes the non-zero fill of all of them at once,
+    /// is the same shape, and one fill costs Cairo a fraction of one per curve (a 171-sample name from
+    /// signature_pad is 160 curves).
     func fills(of run: PaintRun) -> [Range<Int>] {
+        guard run.color.alpha < 255 else { return [run.elements] }
         var ranges: [Range<Int>] = []
         var start = run.elements.lowerBound
         for b in fillBreaks where b > start && b < run.elements.upperBound {
