@@ -18,7 +18,9 @@ import SignatureInkRender
 /// - `GET /consent/document` the consent document; `POST /consent/sign` the walk-through's decisions and
 ///   signatures, replayed through `ConsentFlow`, answered with the signed PDF and the consent record.
 ///
-/// Every request body is limited before it is read; errors are JSON with a 4xx status and never HTML.
+/// Every `GET` route answers `HEAD`; another method on a routed path gets 405 with `Allow`. Every request body is
+/// limited before it is read; the JSON routes refuse another content type with 415; errors are JSON with a 4xx status
+/// and never HTML.
 public enum SignatureInkServer {
     /// The router with every route and the security headers, for the application or for tests.
     /// - Parameters:
@@ -29,7 +31,8 @@ public enum SignatureInkServer {
                               consentDocument: ConsentDocument? = nil) throws -> Router<BasicRequestContext> {
         let assets = try Assets.load()
         let document = try consentDocument ?? ConsentDocument(json: assets["study-consent.json"]?.bytes ?? [])
-        let router = Router(context: BasicRequestContext.self)
+        // Every GET route answers HEAD too, with the GET's headers and no body.
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Each request as a structured log entry (method, path, status) at debug level: `LOG_LEVEL=debug` shows them.
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: SecurityHeaders())
@@ -55,27 +58,30 @@ public enum SignatureInkServer {
                                           configuration: configuration)
         }
         router.post("/signatures") { request, _ -> Response in
-            let body = try await request.boundedBody(limit: configuration.maxBody)
+            let body = try await request.jsonBody(limit: configuration.maxBody)
             return try SignatureRoute.save(body, configuration: configuration)
         }
         router.get("/consent/document") { _, _ -> Response in
             .bytes(document.canonicalJSON, contentType: "application/json; charset=utf-8")
         }
         router.post("/consent/sign") { request, _ -> Response in
-            let body = try await request.boundedBody(limit: configuration.maxBody * 4)
+            let body = try await request.jsonBody(limit: configuration.maxBody * 4)
             return try ConsentRoute.sign(body, document: document, configuration: configuration)
         }
+        // Last, after every route: 405 with Allow for a routed path's other methods, 404 for other paths.
+        router.add(middleware: RouteFallback(routes: router.routes.map { ($0.path, $0.method) }))
         return router
     }
 
-    /// The application: HTTP/1.1 on the configured address, request bodies cut off at the request timeout,
+    /// The application: HTTP/1.1 on the configured address, the requests HTTP/1.1 refuses (one the parser cannot
+    /// read, one without its `Host`) answered with JSON before routing, request bodies cut off at the request timeout,
     /// connections closed after the idle timeout, logs through swift-log.
     public static func application(configuration: ServerConfiguration, consentDocument: ConsentDocument? = nil,
                                    logger: Logger) throws -> some ApplicationProtocol {
         let router = try router(configuration: configuration, consentDocument: consentDocument)
         return Application(
             router: router,
-            server: .http1(configuration: .init(
+            server: .conformingHTTP1(configuration: .init(
                 additionalChannelHandlers: [RequestDeadlineHandler(seconds: configuration.requestTimeout)],
                 idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "signature-ink-server"),
