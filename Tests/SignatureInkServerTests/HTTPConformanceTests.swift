@@ -287,11 +287,17 @@ enum RawHTTP {
 
     /// A `/render` query parameter's bounds as the description states them.
     struct DescribedBounds: Sendable, CustomStringConvertible {
+        /// The parameter's name.
         var name: String
+        /// `minimum`, the least value taken.
         var minimum: Double?
+        /// `exclusiveMinimum`, the greatest value refused below the range.
         var exclusiveMinimum: Double?
+        /// `maximum`, the greatest value taken.
         var maximum: Double?
+        /// `maxLength`, the most characters taken.
         var maxLength: Int?
+        /// The parameter's name, as the test's argument is shown.
         var description: String { name }
     }
 
