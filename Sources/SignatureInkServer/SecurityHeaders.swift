@@ -27,9 +27,6 @@ enum SecurityHeaderFields {
 /// Adds ``SecurityHeaderFields`` to every response, errors included. Errors become their JSON answers here and are
 /// logged; the answer to a `HEAD` request keeps its headers and loses its body, whoever made it.
 struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
-    /// The Content-Security-Policy (``SecurityHeaderFields/policy``).
-    static var policy: String { SecurityHeaderFields.policy }
-
     /// Answers `request` through `next`, an error as its JSON answer, with the security headers.
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
