@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SAMPLES := $(wildcard SampleStrokes/*.json)
 
-.PHONY: all deps build release test test-browser test-server test-release test-readme server load docs demo bench bench-check bench-update fuzz sanitize clean
+.PHONY: all deps build release test test-api test-browser test-server test-release test-readme server load docs demo bench bench-check bench-update fuzz sanitize clean
 
 all: build
 
@@ -27,6 +27,7 @@ deps:
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
 	command -v parallel >/dev/null || missing="$$missing parallel"; \
 	command -v curl >/dev/null || missing="$$missing curl"; \
+	python3 -c "import ensurepip, venv" 2>/dev/null || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "Installing$$missing"; \
@@ -53,17 +54,31 @@ release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product signature-ink
 	@echo "signature-ink is $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/signature-ink"
 
-# Builds everything (failing on any warning in this project's own code) and runs the tests, then the pages in a
-# real browser (test-browser).
+# Builds everything (failing on any warning in this project's own code) and runs the tests, then the HTTP API against
+# its description (test-api) and the pages in a real browser (test-browser).
 test: deps
 	$(SWIFT) build --build-tests 2>&1 | tee .build-log.txt
 	@if grep -E "^/.*/(Sources|Tests)/.*: warning:" .build-log.txt; then echo "error: warnings in the build" >&2; exit 1; fi
 	@rm -f .build-log.txt
 	$(SWIFT) test
+	$(MAKE) test-api
 	$(MAKE) test-browser
 	$(MAKE) test-server
 	$(MAKE) test-release
 	$(MAKE) test-readme
+
+# schemathesis with every check (--checks all) against the debug signature-ink-server on a free port, from the
+# description the server serves (/openapi.yaml): statuses, content types, headers and bodies as described, schema-valid
+# data accepted and invalid data refused, 405 with Allow for undescribed methods. 25 cases per operation with a fixed
+# seed (API_EXAMPLES and API_SEED change them); about 15 seconds. schemathesis is installed, at the version below,
+# into a virtual environment under .build/ when missing. Tests/API/schemathesis.toml says what it expects beyond that.
+SCHEMATHESIS_VERSION := 4.32.5
+API_VENV := .build/api-venv
+test-api: deps
+	@$(API_VENV)/bin/schemathesis --version 2>/dev/null | grep -qF "$(SCHEMATHESIS_VERSION)" || { \
+	  python3 -m venv $(API_VENV) && $(API_VENV)/bin/python -m pip install -q "schemathesis==$(SCHEMATHESIS_VERSION)"; }
+	$(SWIFT) build --product signature-ink-server
+	python3 Tests/API/run.py "$$($(SWIFT) build --show-bin-path)/signature-ink-server" $(API_VENV)/bin/schemathesis
 
 # The server's pages in headless Chromium through chromedriver and selenium (installed with pip when missing):
 # the signature form cell's life cycle and the consent walk-through, drawn with real pen and touch input; the

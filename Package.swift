@@ -27,7 +27,8 @@ let package = Package(
         // The HTTP server (signature-ink-server) and its logs.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        // The server's request deadline is a channel handler: NIO's event loop timers, HTTP parts as Hummingbird's.
+        // The server's request deadline and HTTP/1 checks are channel handlers: NIO's event loop timers, HTTP parts as
+        // NIO's parser and Hummingbird see them.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         // SIGTERM's grace: the service group that runs the server, with a bound on the graceful shutdown.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.11.0"),
@@ -95,7 +96,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],
             resources: [.copy("Public")],
             swiftSettings: strict),
@@ -148,7 +151,9 @@ let package = Package(
                 "SignatureInkServer", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             swiftSettings: strict),

@@ -1,30 +1,52 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Hummingbird
+import NIOHTTP1
 
 /// An error answered as JSON, `{"error": "...", "status": 422}`, never as HTML: the message may quote a client's
 /// input (a decoder's message names fields and positions), and JSON with `application/json` cannot run as a page.
 struct APIError: Error, HTTPResponseError {
+    /// The status of the answer.
     var status: HTTPResponse.Status
+    /// What is wrong, in words the client can act on.
     var message: String
-    /// Seconds after which to try again, sent as `Retry-After` (with 503), or `nil`.
-    var retryAfter: Int?
+    /// Header fields the answer carries besides its content type, such as `Allow` on a 405.
+    var fields: HTTPFields
+    /// Whether the connection is closed after the answer: after a body that stopped arriving (408) or whose framing
+    /// is broken, the connection is in an unknown place.
+    var closesConnection: Bool
 
-    init(_ status: HTTPResponse.Status, _ message: String, retryAfter: Int? = nil) {
+    /// Creates the error.
+    /// - Parameters:
+    ///   - status: the status of the answer.
+    ///   - message: what is wrong.
+    ///   - fields: header fields the answer carries besides its content type; default none.
+    ///   - closesConnection: whether the connection is closed after the answer; default only after a 408.
+    init(_ status: HTTPResponse.Status, _ message: String, fields: HTTPFields = [:], closesConnection: Bool? = nil) {
         self.status = status
         self.message = message
-        self.retryAfter = retryAfter
+        self.fields = fields
+        self.closesConnection = closesConnection ?? (status == .requestTimeout)
     }
 
-    func response(from request: Request, context: some RequestContext) throws -> Response {
+    /// The answer's body: `{"error": message, "status": code}`.
+    var body: [UInt8] {
         let body: [String: Any] = ["error": message, "status": status.code]
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8)
-        var headers = HTTPFields()
+        return Array((try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8))
+    }
+
+    /// The answer's header fields: the content type, ``fields`` and `Connection: close` when it
+    /// ``closesConnection``.
+    var headerFields: HTTPFields {
+        var headers = fields
         headers[.contentType] = "application/json; charset=utf-8"
-        // A body that stopped arriving leaves the connection in an unknown place: it is closed after the answer.
-        if status == .requestTimeout { headers[.connection] = "close" }
-        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        if closesConnection { headers[.connection] = "close" }
+        return headers
+    }
+
+    /// The answer as a response.
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(status: status, headers: headerFields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
 
@@ -47,7 +69,9 @@ extension Response {
 extension Request {
     /// The body, refused with 413 when its declared or actual length passes `limit`: a declared length is
     /// checked before anything is read, and an undeclared (chunked) body stops being read at the limit. A body
-    /// that has not arrived in full within the request timeout (``RequestDeadlineHandler``) is refused with 408.
+    /// that has not arrived in full within the request timeout (``RequestDeadlineHandler``) is refused with 408, one
+    /// whose framing the HTTP parser refuses (a chunk size that is no hexadecimal number, a transfer coding other
+    /// than chunked) with 400; after either the connection is closed.
     func boundedBody(limit: Int) async throws -> [UInt8] {
         if let declared = headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw APIError(.contentTooLarge, "the body is \(declared) bytes; this server accepts at most \(limit)")
@@ -58,6 +82,9 @@ extension Request {
             throw APIError(.contentTooLarge, "the body is larger than \(limit) bytes, the most this server accepts")
         } catch let timeout as RequestBodyTimeout {
             throw APIError(.requestTimeout, "the body did not arrive within \(timeout.seconds) seconds")
+        } catch let error as HTTPParserError {
+            throw APIError(.badRequest, "the body's framing is not valid HTTP/1.1: \(HTTP1ConformanceHandler.words(error))",
+                           closesConnection: true)
         }
     }
 }

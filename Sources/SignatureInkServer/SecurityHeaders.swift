@@ -1,15 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
 import Hummingbird
 
-/// Adds the security headers to every response, errors included: a Content-Security-Policy that allows only the
+/// The security headers every response carries, errors included: a Content-Security-Policy that allows only the
 /// server's own scripts, styles and images (and `data:`/`blob:` images, for the signatures the pages show), no
-/// framing, no sniffing of content types, no referrer. Errors become their JSON answers here and are logged.
-struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
-    static var policy: String {
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
-            + "form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
-    }
+/// framing, no sniffing of content types, no referrer, no caching.
+///
+/// The one list: ``SecurityHeaders`` adds it to every routed answer, ``HTTP1ConformanceHandler`` to the answers it
+/// writes itself for requests no route may see.
+enum SecurityHeaderFields {
+    /// The Content-Security-Policy.
+    static let policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
+        + "form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
 
+    /// Every header and its value.
+    static let all: HTTPFields = {
+        var fields = HTTPFields()
+        for (name, value) in [("Content-Security-Policy", policy), ("X-Content-Type-Options", "nosniff"),
+                              ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
+                              ("Cross-Origin-Resource-Policy", "same-origin"), ("Cache-Control", "no-store")] {
+            if let name = HTTPFields.Element.Name(name) { fields[name] = value }
+        }
+        return fields
+    }()
+}
+
+/// Adds ``SecurityHeaderFields`` to every response, errors included. Errors become their JSON answers here and are
+/// logged; the answer to a `HEAD` request keeps its headers and loses its body, whoever made it.
+struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
+    /// Answers `request` through `next`, an error as its JSON answer, with the security headers.
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
@@ -26,11 +44,9 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
             response = try APIError(.internalServerError, "the server could not answer this request")
                 .response(from: request, context: context)
         }
-        for (name, value) in [("Content-Security-Policy", Self.policy), ("X-Content-Type-Options", "nosniff"),
-                              ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
-                              ("Cross-Origin-Resource-Policy", "same-origin"), ("Cache-Control", "no-store")] {
-            if let field = HTTPFields.Element.Name(name) { response.headers[field] = value }
-        }
+        for field in SecurityHeaderFields.all { response.headers[field.name] = field.value }
+        // Content-Length stays the one the body would have had (RFC 9110, 9.3.2).
+        if request.method == .head { response = response.createHeadResponse() }
         return response
     }
 }

@@ -20,7 +20,9 @@ import SignatureInkRender
 /// - `GET /consent/document` the consent document; `POST /consent/sign` the walk-through's decisions and
 ///   signatures, replayed through `ConsentFlow`, answered with the signed PDF and the consent record.
 ///
-/// Every request body is limited before it is read; errors are JSON with a 4xx status and never HTML.
+/// Every `GET` route answers `HEAD`; another method on a routed path gets 405 with `Allow`. Every request body is
+/// limited before it is read; the JSON routes refuse another content type with 415; errors are JSON with a 4xx status
+/// and never HTML.
 public enum SignatureInkServer {
     /// The router with every route and the security headers, for the application or for tests.
     /// - Parameters:
@@ -31,7 +33,8 @@ public enum SignatureInkServer {
                               consentDocument: ConsentDocument? = nil) throws -> Router<ServerContext> {
         let assets = try Assets.load()
         let document = try consentDocument ?? ConsentDocument(json: assets["study-consent.json"]?.bytes ?? [])
-        let router = Router(context: ServerContext.self)
+        // Every GET route answers HEAD too, with the GET's headers and no body.
+        let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         // Each request as a structured log entry (method, path, status) at debug level: `LOG_LEVEL=debug` shows them.
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: SecurityHeaders())
@@ -53,14 +56,14 @@ public enum SignatureInkServer {
         }
         let pool = WorkPool(workers: configuration.workers, queueLength: configuration.queueLength)
         router.post("/render") { request, context -> Response in
-            try await work(request, context, pool: pool, configuration: configuration, bodyLimit: configuration.maxBody) {
+            try await work(request, context, pool: pool, configuration: configuration, body: { try await $0.boundedBody(limit: configuration.maxBody) }) {
                 body, stop in
                 try RenderRoute.render(body, query: request.uri.queryParameters, contentType: request.headers[.contentType],
                                        configuration: configuration, stop: stop)
             }
         }
         router.post("/signatures") { request, context -> Response in
-            try await work(request, context, pool: pool, configuration: configuration, bodyLimit: configuration.maxBody) {
+            try await work(request, context, pool: pool, configuration: configuration, body: { try await $0.jsonBody(limit: configuration.maxBody) }) {
                 body, stop in try SignatureRoute.save(body, configuration: configuration, stop: stop)
             }
         }
@@ -68,10 +71,12 @@ public enum SignatureInkServer {
             .bytes(document.canonicalJSON, contentType: "application/json; charset=utf-8")
         }
         router.post("/consent/sign") { request, context -> Response in
-            try await work(request, context, pool: pool, configuration: configuration, bodyLimit: configuration.maxBody * 4) {
+            try await work(request, context, pool: pool, configuration: configuration, body: { try await $0.jsonBody(limit: configuration.maxBody * 4) }) {
                 body, _ in try ConsentRoute.sign(body, document: document, configuration: configuration)
             }
         }
+        // Last, after every route: 405 with Allow for a routed path's other methods, 404 for other paths.
+        router.add(middleware: RouteFallback(routes: router.routes.map { ($0.path, $0.method) }))
         return router
     }
 
@@ -79,13 +84,15 @@ public enum SignatureInkServer {
     static let retryAfter = 1
 
     /// Answers a request whose work runs on `pool`: admitted first (refused at once with 503 and `Retry-After`
-    /// when every worker is busy and the queue is full, before its body is read), then its body read within
-    /// `bodyLimit`, then `handle` run on a worker with a ``RenderStop`` that is stopped when the client hangs up
+    /// when every worker is busy and the queue is full, before its body is read), then its body read by
+    /// `readBody` (which holds it to its limit and type), then `handle` run on a worker with a ``RenderStop`` that is stopped when the client hangs up
     /// or the work timeout passes (answered 503).
     static func work(_ request: Request, _ context: ServerContext, pool: WorkPool, configuration: ServerConfiguration,
-                     bodyLimit: Int, _ handle: @escaping @Sendable ([UInt8], RenderStop) throws -> Response) async throws -> Response {
+                     body readBody: (Request) async throws -> [UInt8],
+                     _ handle: @escaping @Sendable ([UInt8], RenderStop) throws -> Response) async throws -> Response {
         guard let ticket = pool.admit() else {
-            throw APIError(.serviceUnavailable, "the server is busy; try again in \(retryAfter) s", retryAfter: retryAfter)
+            throw APIError(.serviceUnavailable, "the server is busy; try again in \(retryAfter) s",
+                           fields: [.retryAfter: String(retryAfter)])
         }
         let stop = RenderStop()
         // A timer on one of NIO's shared event loops (the request's own channel may be a test's, without a clock).
@@ -96,25 +103,26 @@ public enum SignatureInkServer {
             deadline.cancel()
             withExtendedLifetime(ticket) {}
         }
-        let body = try await request.boundedBody(limit: bodyLimit)
+        let body = try await readBody(request)
         do {
             return try await HangUpHandler.watch(context.channel, stop: stop) {
                 try await pool.run(stop: stop) { try handle(body, stop) }
             }
         } catch RenderError.stopped(let reason) {
             throw APIError(.serviceUnavailable, "the request was stopped: \(reason) (\(configuration.workTimeout) s of work at most)",
-                           retryAfter: retryAfter)
+                           fields: [.retryAfter: String(retryAfter)])
         }
     }
 
-    /// The application: HTTP/1.1 on the configured address, request bodies cut off at the request timeout,
+    /// The application: HTTP/1.1 on the configured address, the requests HTTP/1.1 refuses (one the parser cannot
+    /// read, one without its `Host`) answered with JSON before routing, request bodies cut off at the request timeout,
     /// connections closed after the idle timeout, logs through swift-log.
     public static func application(configuration: ServerConfiguration, consentDocument: ConsentDocument? = nil,
                                    logger: Logger) throws -> some ApplicationProtocol {
         let router = try router(configuration: configuration, consentDocument: consentDocument)
         return Application(
             router: router,
-            server: .http1(configuration: .init(
+            server: .conformingHTTP1(configuration: .init(
                 additionalChannelHandlers: [RequestDeadlineHandler(seconds: configuration.requestTimeout), HangUpHandler()],
                 idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "signature-ink-server"),

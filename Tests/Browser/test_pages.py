@@ -344,8 +344,9 @@ def consent(driver, base, downloads, server_binary):
 
 
 def http(base, method, path, body=None):
-    """(status, content type, body) of one request."""
-    request = urllib.request.Request(base + path, data=body, method=method)
+    """(status, content type, body) of one request; a body is sent as JSON, the type every JSON route reads."""
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    request = urllib.request.Request(base + path, data=body, method=method, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, response.headers.get("Content-Type", ""), response.read()
