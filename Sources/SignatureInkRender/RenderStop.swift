@@ -5,7 +5,7 @@ import Synchronization
 /// gone, or whose deadline has passed.
 ///
 /// The render looks at it before it lays the signature out, before it allocates the image, between the bands
-/// of a large fill (``SignatureRenderer/bandWork`` work units each, a few milliseconds) and before it encodes;
+/// of a large fill (2^20 work units each, a few milliseconds) and before it encodes;
 /// once stopped, it throws ``RenderError/stopped(_:)`` and frees what it holds as it unwinds.
 ///
 /// ```swift

@@ -19,7 +19,7 @@ public struct ServerConfiguration: Sendable {
     /// longer (a client trickling bytes to hold a connection) gets 408 and the connection is closed; default 10.
     public var requestTimeout: Int
     /// The bounds on a render: boxes of at most 4096 output units a side, images of at most 16 Mi pixels, and a
-    /// work budget of 2^27 units (``RenderLimits/maxWork``: about 0.4 s of one core, and about 128 MiB, for the
+    /// work budget of 2^27 units (`RenderLimits.maxWork`: about 0.4 s of one core, and about 128 MiB, for the
     /// most costly render admitted).
     public var renderLimits: RenderLimits
     /// Threads that decode, render and sign, apart from the event loops; default the number of cores.

@@ -173,8 +173,9 @@ struct RasterFill {
 /// of this project's build machines), and about a byte of memory. Measured on thick pens over zigzags of 125 to
 /// 1,000 samples at scales 2 to 16, an edge row inside the image costs about 20 pixels' time, more where many
 /// edges share a row (Cairo keeps each row's edges in order, and arcs that cross each other reorder them: 55 ns
-/// an edge row with 630 edges a row, 110 ns with 1,530); an edge beyond the image (a detour of ``RasterFill``)
-/// costs its rows without the crowding. An edge is weighted by its memory: Cairo holds about 100 bytes for it.
+/// an edge row with 630 edges a row, 110 ns with 1,530); an edge beyond the image (a detour round a run of outline
+/// that lies beyond it) costs its rows without the crowding. An edge is weighted by its memory: Cairo holds about
+/// 100 bytes for it.
 public struct RasterCost: Sendable, Hashable {
     /// The straight edges the fill will hold once curves are flattened (estimated for curves).
     public var edges: Int
@@ -255,8 +256,8 @@ public struct RasterCost: Sendable, Hashable {
         return sum
     }
 
-    /// The fill's work units: ``perEdge`` an edge, and ``perEdgeRow`` an edge row, those inside the image once
-    /// more for every ``crowdedRow`` edges a row holds on average.
+    /// The fill's work units: 100 an edge, and 20 an edge row, those inside the image once more for every 240
+    /// edges a row holds on average.
     public var work: Int {
         let inside = Double(edgeRows - edgeRowsBeside)
         let crowding = inside / Double(rows) / Double(Self.crowdedRow)
