@@ -123,7 +123,13 @@ struct InkGeometry {
                         outliner.appendOutline(of: [moved ? layout.apply(dot) : dot], isDot: true, to: &path)
                         if moved { for i in curvePoints.indices { curvePoints[i] = layout.apply(curvePoints[i]) } }
                         var first = 0
-                        for end in curveEnds {
+                        for (i, end) in curveEnds.enumerated() {
+                            // Opaque ink: each curve goes on from where the one before it ended, with the radius it
+                            // ended with, so consecutive curves make one outline (the same union, without a pair of
+                            // round caps at every joint); a joint the outline cannot take starts a new one.
+                            if !layered, i + 1 < curveEnds.count, Self.joins(curvePoints[end - 1], curvePoints[end]) {
+                                continue
+                            }
                             if layered { breaks.append(path.elements.count) }
                             outliner.appendOutline(of: curvePoints[first..<end], isDot: end - first == 1, to: &path)
                             first = end
@@ -152,6 +158,13 @@ struct InkGeometry {
         }
         return InkGeometry(path: path, strokeRanges: ranges, paints: paints, fillBreaks: breaks,
                            hasSignaturePadInk: signaturePadInk)
+    }
+
+    /// Whether ink point `b` can follow `a` in one outline: at a distinct position, the radius changing by less
+    /// than the distance (the capsule between them exists).
+    static func joins(_ a: InkPoint, _ b: InkPoint) -> Bool {
+        let d = (b.location - a.location).length
+        return d > 0 && abs(b.radius - a.radius) < d
     }
 
     /// Outlines one stroke with `outliner`, moving its samples into output units as they are read.
