@@ -54,15 +54,10 @@ struct RasterFill {
             if y < -Self.margin { b.insert(.above) } else if y > h + Self.margin { b.insert(.below) }
             return b
         }
-        var outside = false
-        for e in elements {
-            switch e {
-            case let .move(p), let .line(p): outside = outside || !beyond(p).isEmpty
-            case let .cubic(a, b, c): outside = outside || !beyond(a).isEmpty || !beyond(b).isEmpty || !beyond(c).isEmpty
-            case .close: break
-            }
-            if outside { break }
-        }
+        // One pass in the common case: the cost, and the extent it saw, which says whether anything reaches beyond.
+        let whole = RasterCost(elements, scale: scale, offset: offset, width: width, height: height, tolerance: tolerance)
+        let outside = whole.minX < -Self.margin || whole.minY < -Self.margin || whole.maxX > w + Self.margin
+            || whole.maxY > h + Self.margin || whole.minX.isNaN
         if outside {
             var collapsed: [Path.Element] = []
             collapsed.reserveCapacity(elements.count)
@@ -71,11 +66,12 @@ struct RasterFill {
                           above: (-away - offset.y) / scale, below: (h + away - offset.y) / scale)
             Self.collapse(elements, beyond: beyond, detour: detour, into: &collapsed)
             self.elements = collapsed[...]
+            cost = RasterCost(self.elements, scale: scale, offset: offset, width: width, height: height,
+                              tolerance: tolerance)
         } else {
             self.elements = elements
+            cost = whole
         }
-        cost = RasterCost(self.elements, scale: scale, offset: offset, width: width, height: height,
-                          tolerance: tolerance)
     }
 
     /// Writes `elements` into `out`, each run beyond one side replaced by one line.
@@ -185,6 +181,9 @@ public struct RasterCost: Sendable, Hashable {
     public var edgeRowsBeside: Int
     /// The image's rows, which spread the edge rows: edges that share rows cost more to keep in order.
     public var rows: Int
+    /// The extent of every point and control point, in pixels (minimum above maximum when there is none, and
+    /// NaN when a coordinate is not finite).
+    var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
 
     /// Work units an edge costs: its memory in Cairo.
     static let perEdge = 100
@@ -212,6 +211,14 @@ public struct RasterCost: Sendable, Hashable {
         }
         var edges = 0.0, edgeRows = 0.0, beside = 0.0
         var current = Point.zero, start = Point.zero
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        // Non-finite coordinates make this NaN, which the extent then carries.
+        var finite = 0.0
+        @inline(__always) func see(_ p: Point) {
+            minX = Swift.min(minX, p.x); maxX = Swift.max(maxX, p.x)
+            minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
+            finite += (p.x + p.y) * 0
+        }
         @inline(__always) func line(to q: Point) {
             let rows = rowsCrossed(current.y, q.y)
             edges += 1
@@ -224,10 +231,14 @@ public struct RasterCost: Sendable, Hashable {
             case let .move(p):
                 current = p * scale + offset
                 start = current
+                see(current)
             case let .line(p):
-                line(to: p * scale + offset)
+                let q = p * scale + offset
+                see(q)
+                line(to: q)
             case let .cubic(a, b, c):
                 let pa = a * scale + offset, pb = b * scale + offset, pc = c * scale + offset
+                see(pa); see(pb); see(pc)
                 // Uniform flattening within `tolerance` needs sqrt(3/4 max|second difference| / tolerance) lines.
                 let d1 = (current - pa * 2 + pb).length, d2 = (pa - pb * 2 + pc).length
                 let lines = (0.75 * Swift.max(d1, d2) / tolerance).squareRoot().rounded(.up)
@@ -244,6 +255,11 @@ public struct RasterCost: Sendable, Hashable {
         self.edgeRows = count(edgeRows)
         self.edgeRowsBeside = count(beside)
         self.rows = Swift.max(1, height)
+        if finite == 0 {
+            (self.minX, self.minY, self.maxX, self.maxY) = (minX, minY, maxX, maxY)
+        } else {
+            (self.minX, self.minY, self.maxX, self.maxY) = (.nan, .nan, .nan, .nan)
+        }
     }
 
     /// Both fills, into the same image.
