@@ -103,8 +103,6 @@ public struct SignatureRenderer: Sendable {
     ///   - bandWork: work units a band holds, default ``bandWork``.
     func coveragePNG(_ scene: Scene, width: Int, height: Int, metadata: PNGMetadata, inkBoundsOnly: Bool = true,
                      stop: RenderStop? = nil, bandWork: Int = Self.bandWork) throws(RenderError) -> [UInt8] {
-        let window = inkBoundsOnly ? scene.ink.pixelBounds(scale: options.scale, width: width, height: height)
-            : (x: 0, y: 0, width: width, height: height)
         // The opacity fades the ink, not the background: the same as painting the ink as one group.
         // Ink filled in several fills (signature_pad's curves) builds up where they overlap: each fill goes in at
         // the ink's own opacity, and the palette maps the built-up coverage to the opaque colour.
@@ -115,6 +113,28 @@ public struct SignatureRenderer: Sendable {
         if layered { inkColor.alpha = 255 }
         let ink = inkColor.withOpacity(options.opacity), background = options.background
         let pixels = width * height
+        // Every fill is prepared, and its cost checked, before the surface is allocated; the pass that measures
+        // the cost also measures the ink's extent, which gives the window.
+        let image = RasterWindow(width: width, height: height, scale: options.scale, offset: .zero,
+                                 tolerance: scene.rasterTolerance)
+        let fills: [(fill: RasterFill, alpha: UInt8, erases: Bool)]
+        if layered {
+            fills = scene.ink.paints.flatMap { run in
+                // An eraser removes coverage in proportion to its own opacity (canvas `destination-out`).
+                scene.ink.fills(of: run).map {
+                    (image.fill(scene.ink.path.elements[$0]), run.blend == .erase ? run.color.alpha : fillAlpha,
+                     run.blend == .erase)
+                }
+            }
+        } else {
+            fills = [(image.fill(scene.ink.path.elements[...]), 255, false)]
+        }
+        let cost = fills.reduce(RasterCost()) { $0 + $1.fill.cost }
+        try limits.checkWork(pixels: pixels, fill: cost)
+        let window = inkBoundsOnly
+            ? InkGeometry.pixelBounds(minX: cost.minX, minY: cost.minY, maxX: cost.maxX, maxY: cost.maxY,
+                                      width: width, height: height)
+            : (x: 0, y: 0, width: width, height: height)
         guard window.width > 0, window.height > 0 else {
             // No ink in the image: nothing to draw.
             return try EncoderPool.shared.withEncoder(pixels: pixels) { (encoder) throws(RenderError) in
@@ -126,21 +146,6 @@ public struct SignatureRenderer: Sendable {
         // The path is placed in the window's pixels as it is handed over; the context's matrix stays the identity.
         let raster = RasterWindow(width: window.width, height: window.height, scale: options.scale,
                                   offset: Point(-Double(window.x), -Double(window.y)), tolerance: scene.rasterTolerance)
-        // Every fill is prepared, and its cost checked, before the surface is allocated.
-        let fills: [(fill: RasterFill, alpha: UInt8, erases: Bool)]
-        if layered {
-            fills = scene.ink.paints.flatMap { run in
-                // An eraser removes coverage in proportion to its own opacity (canvas `destination-out`).
-                scene.ink.fills(of: run).map {
-                    (raster.fill(scene.ink.path.elements[$0]), run.blend == .erase ? run.color.alpha : fillAlpha,
-                     run.blend == .erase)
-                }
-            }
-        } else {
-            fills = [(raster.fill(scene.ink.path.elements[...]), 255, false)]
-        }
-        let cost = fills.reduce(RasterCost()) { $0 + $1.fill.cost }
-        try limits.checkWork(pixels: pixels, fill: cost)
         let surface = try CairoSurface(image: .a8, width: window.width, height: window.height)
         let context = try CairoContext(surface: surface)
         context.setTolerance(raster.tolerance)

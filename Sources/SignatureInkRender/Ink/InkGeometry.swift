@@ -211,12 +211,22 @@ struct InkGeometry {
             case .close: break
             }
         }
+        guard finite == 0 else { return (0, 0, width, height) }
+        return Self.pixelBounds(minX: minX * scale, minY: minY * scale, maxX: maxX * scale, maxY: maxY * scale,
+                                width: width, height: height)
+    }
+
+    /// ``pixelBounds(scale:width:height:)`` from the extent of the points already in pixels (a fill's
+    /// ``RasterCost`` measures it as it goes): NaN when a coordinate is not finite, minimum above maximum when there
+    /// is no point.
+    static func pixelBounds(minX: Double, minY: Double, maxX: Double, maxY: Double,
+                            width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
         let whole = (x: 0, y: 0, width: width, height: height)
-        guard finite == 0 else { return whole }
+        guard !minX.isNaN, !minY.isNaN, !maxX.isNaN, !maxY.isNaN else { return whole }
         guard minX <= maxX, minY <= maxY else { return (0, 0, 0, 0) }  // no point
         let limit = Self.largestFixedCoordinate
-        let x0 = (minX * scale).rounded(.down) - Self.boundsMargin, x1 = (maxX * scale).rounded(.up) + Self.boundsMargin
-        let y0 = (minY * scale).rounded(.down) - Self.boundsMargin, y1 = (maxY * scale).rounded(.up) + Self.boundsMargin
+        let x0 = minX.rounded(.down) - Self.boundsMargin, x1 = maxX.rounded(.up) + Self.boundsMargin
+        let y0 = minY.rounded(.down) - Self.boundsMargin, y1 = maxY.rounded(.up) + Self.boundsMargin
         guard x0 > -limit, y0 > -limit, x1 < limit, y1 < limit else { return whole }  // also catches NaN, infinity
         let left = Int(Swift.max(0, x0)), right = Int(Swift.min(Double(width), x1))
         let top = Int(Swift.max(0, y0)), bottom = Int(Swift.min(Double(height), y1))

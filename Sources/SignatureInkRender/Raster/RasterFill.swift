@@ -265,6 +265,12 @@ public struct RasterCost: Sendable, Hashable {
     /// Both fills, into the same image.
     static func + (a: RasterCost, b: RasterCost) -> RasterCost {
         var sum = a
+        // The extent of both; NaN stays NaN (min and max would skip it).
+        let unknown = a.minX.isNaN || b.minX.isNaN
+        sum.minX = unknown ? .nan : Swift.min(a.minX, b.minX)
+        sum.minY = unknown ? .nan : Swift.min(a.minY, b.minY)
+        sum.maxX = unknown ? .nan : Swift.max(a.maxX, b.maxX)
+        sum.maxY = unknown ? .nan : Swift.max(a.maxY, b.maxY)
         sum.edges = a.edges &+ b.edges
         sum.edgeRows = a.edgeRows &+ b.edgeRows
         sum.edgeRowsBeside = a.edgeRowsBeside &+ b.edgeRowsBeside
