@@ -153,9 +153,11 @@ public struct SignatureRenderer: Sendable {
         for band in 0..<bands {
             try stop?.check()
             if bands > 1 {
-                let top = window.height * band / bands, bottom = window.height * (band + 1) / bands
+                let top: Int = window.height * band / bands
+                let bottom: Int = window.height * (band + 1) / bands
+                let rows: Int = bottom - top
                 context.save()
-                context.rectangle(Rect(x: 0, y: Double(top), width: Double(window.width), height: Double(bottom - top)))
+                context.rectangle(Rect(x: 0, y: Double(top), width: Double(window.width), height: Double(rows)))
                 context.clip()
             }
             for (fill, alpha, erases) in fills {
