@@ -70,7 +70,7 @@ import Testing
         #expect(try CLIRunner.run(["render", path, "-o", dir.path("sig.png")]).status == 0)
     }
 
-    @Test(arguments: ["--max-strokes", "--max-stroke-samples", "--max-samples", "--max-pixels", "--max-side"])
+    @Test(arguments: ["--max-strokes", "--max-stroke-samples", "--max-samples", "--max-pixels", "--max-side", "--max-work"])
     func aLimitFlagMustBePositive(flag: String) throws {
         let dir = try TemporaryDirectory()
         let path = try dir.write("sig.json", Self.tiny)
@@ -119,6 +119,21 @@ import Testing
         #expect(side.stderr.contains("output side in pixels 60 exceeds the limit of 59"), "\(side.stderr)")
         #expect(try everything(in: dir) == ["sig.json"])
         #expect(try CLIRunner.run(["render", path, "-o", dir.path("sig.png"), "--max-pixels", "1800", "--max-side", "60"]).status == 0)
+    }
+
+    @Test func theWorkBudgetRefusesACostlyRenderNamingTheFileAndTheKnob() throws {
+        let dir = try TemporaryDirectory()
+        // One stroke zigzagging across the canvas, drawn with a pen far wider than the ink.
+        let points = (0..<400).map { i in "[\(i % 2 == 0 ? 10 : 590),\(10 + 280 * Double(i) / 399),\(4 * i)]" }
+        let path = try dir.write("zigzag.json", #"{"format":"signature-ink","version":1,"canvas":{"width":600,"height":300},"#
+                                 + #""channels":["x","y","t"],"strokes":[["# + points.joined(separator: ",") + "]]}")
+        let thick = try CLIRunner.run(["render", path, "-o", dir.path("z.png"), "--scale", "4", "--pen-width", "200",
+                                       "--max-work", "16777216"])
+        #expect(thick.status == 1)
+        #expect(thick.stderr.contains("zigzag.json: the render would cost") && thick.stderr.contains("pen-width"), "\(thick.stderr)")
+        #expect(try everything(in: dir) == ["zigzag.json"])
+        // The default budget draws it.
+        #expect(try CLIRunner.run(["render", path, "-o", dir.path("z.png"), "--scale", "4", "--pen-width", "200"]).status == 0)
     }
 
     @Test(arguments: ["1e9", "17", "0", "-2", "nan", "inf"])
