@@ -1,5 +1,5 @@
 -- wrk script: POST the file named by BODY_FILE to the URL wrk is given. With BAD_BODIES (files separated by ':'),
--- each request posts the next of those files instead, and the answers are counted by status and printed at the end.
+-- each request posts the next of those files instead. The answers are counted by status and printed at the end.
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 
@@ -11,28 +11,30 @@ local function read(name)
 end
 
 local bad = os.getenv("BAD_BODIES")
+local requests, threads, next = {}, {}, 0
 if bad == nil or bad == "" then
   wrk.body = read(os.getenv("BODY_FILE"))
 else
-  local requests, threads, next = {}, {}, 0
   for name in string.gmatch(bad, "[^:]+") do
     table.insert(requests, wrk.format("POST", nil, nil, read(name)))
   end
-  function setup(thread) table.insert(threads, thread) end
-  function init(args) statuses = {} end
   function request()
     next = next % #requests + 1
     return requests[next]
   end
-  function response(status, headers, body) statuses[status] = (statuses[status] or 0) + 1 end
-  function done(summary, latency, count)
-    local total = {}
-    for _, thread in ipairs(threads) do
-      for status, n in pairs(thread:get("statuses")) do total[status] = (total[status] or 0) + n end
-    end
-    local keys = {}
-    for status in pairs(total) do table.insert(keys, status) end
-    table.sort(keys)
-    for _, status in ipairs(keys) do io.write(string.format("HTTP %d: %d answers\n", status, total[status])) end
+end
+
+-- Every answer is counted by status (a busy server's 503s apart from its renders), and the counts printed.
+function setup(thread) table.insert(threads, thread) end
+function init(args) statuses = {} end
+function response(status, headers, body) statuses[status] = (statuses[status] or 0) + 1 end
+function done(summary, latency, count)
+  local total = {}
+  for _, thread in ipairs(threads) do
+    for status, n in pairs(thread:get("statuses")) do total[status] = (total[status] or 0) + n end
   end
+  local keys = {}
+  for status in pairs(total) do table.insert(keys, status) end
+  table.sort(keys)
+  for _, status in ipairs(keys) do io.write(string.format("HTTP %d: %d answers\n", status, total[status])) end
 end

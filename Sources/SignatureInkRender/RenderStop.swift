@@ -34,20 +34,31 @@ public final class RenderStop: Sendable {
     }
 
     private let state = Atomic<UInt8>(0)
+    /// When the render stops by itself, or `nil` for never.
+    public let deadline: ContinuousClock.Instant?
 
     /// A switch not yet stopped.
-    public init() {}
+    /// - Parameter deadline: when the render stops by itself (``Reason/deadline``), read from the clock at each
+    ///   step, so that no timer is needed; default never.
+    public init(deadline: ContinuousClock.Instant? = nil) {
+        self.deadline = deadline
+    }
 
     /// Stops the render at its next step; the first reason given is kept.
     public func stop(_ reason: Reason) {
         _ = state.compareExchange(expected: 0, desired: reason.rawValue, ordering: .relaxed)
     }
 
-    /// Why it was stopped, or `nil` while it runs.
-    public var reason: Reason? { Reason(rawValue: state.load(ordering: .relaxed)) }
+    /// Why it was stopped, or `nil` while it runs. Past the deadline, it stops with ``Reason/deadline``.
+    public var reason: Reason? {
+        if let reason = Reason(rawValue: state.load(ordering: .relaxed)) { return reason }
+        guard let deadline, ContinuousClock.now >= deadline else { return nil }
+        stop(.deadline)
+        return Reason(rawValue: state.load(ordering: .relaxed))
+    }
 
     /// Whether it was stopped.
-    public var isStopped: Bool { state.load(ordering: .relaxed) != 0 }
+    public var isStopped: Bool { reason != nil }
 
     /// Throws when stopped.
     /// - Throws: ``RenderError/stopped(_:)``.

@@ -5,7 +5,6 @@ public import Logging
 import SignatureInk
 public import SignatureInkConsent
 import NIOCore
-import NIOPosix
 import SignatureInkFormats
 import SignatureInkRender
 
@@ -94,15 +93,10 @@ public enum SignatureInkServer {
             throw APIError(.serviceUnavailable, "the server is busy; try again in \(retryAfter) s",
                            fields: [.retryAfter: String(retryAfter)])
         }
-        let stop = RenderStop()
-        // A timer on one of NIO's shared event loops (the request's own channel may be a test's, without a clock).
-        let deadline = NIOSingletons.posixEventLoopGroup.any().scheduleTask(in: .seconds(Int64(configuration.workTimeout))) {
-            stop.stop(.deadline)
-        }
-        defer {
-            deadline.cancel()
-            withExtendedLifetime(ticket) {}
-        }
+        // The deadline is read from the clock at each step of the work: no timer to schedule and cancel on another
+        // thread for every request.
+        let stop = RenderStop(deadline: .now + .seconds(configuration.workTimeout))
+        defer { withExtendedLifetime(ticket) {} }
         let body = try await readBody(request)
         do {
             return try await HangUpHandler.watch(context.channel, stop: stop) {

@@ -104,6 +104,15 @@ import Testing
         #expect(throws: RenderError.stopped(.deadline)) { try SignatureRenderer().png(Self.zigzag(samples: 10), stop: stop) }
     }
 
+    @Test func aRenderPastItsDeadlineStopsByItself() {
+        let late = RenderStop(deadline: .now - .seconds(1))
+        #expect(late.reason == .deadline)
+        #expect(throws: RenderError.stopped(.deadline)) { try SignatureRenderer().png(Self.zigzag(samples: 10), stop: late) }
+        let early = RenderStop(deadline: .now + .seconds(3600))
+        #expect(early.reason == nil)
+        #expect(throws: Never.self) { try SignatureRenderer().png(Self.zigzag(samples: 10), stop: early) }
+    }
+
     @Test(arguments: [1, 1 << 12, 1 << 16])
     func aFillDrawnInBandsGivesTheSamePNG(bandWork: Int) throws {
         let renderer = SignatureRenderer(options: RenderOptions(scale: 2, penWidth: 30))
