@@ -78,12 +78,13 @@ public struct SignatureRenderer: Sendable {
 
         let window = RasterWindow(width: size.width, height: size.height, scale: options.scale, offset: .zero,
                                   tolerance: scene.rasterTolerance)
-        try limits.checkWork(pixels: size.width * size.height, colour: true, fill: scene.rasterCost(in: window))
+        let fills = scene.inkFills.map { window.fill($0.elements) }
+        try limits.checkWork(pixels: size.width * size.height, colour: true, fill: fills.reduce(RasterCost()) { $0 + $1.cost })
         let surface = try CairoSurface(image: .argb32, width: size.width, height: size.height)
         let context = try CairoContext(surface: surface)
         context.clear(to: options.background)
         context.scale(options.scale, options.scale)
-        try scene.draw(on: context, raster: window)
+        try scene.draw(on: context, rasterFills: fills)
         try context.check()
         try stop?.check()
         return try encodeARGB(surface, metadata: metadata)

@@ -54,11 +54,14 @@ struct Scene {
     /// Cairo's flattening tolerance for the ink in device pixels: its default, or ``signaturePadTolerance``.
     var rasterTolerance: Double { ink.hasSignaturePadInk ? Self.signaturePadTolerance : RasterWindow.cairoTolerance }
 
-    /// What filling the ink into `window` costs, each fill with its parts beyond the image collapsed.
-    func rasterCost(in window: RasterWindow) -> RasterCost {
-        if ink.paints.count <= 1 && ink.fillBreaks.isEmpty { return window.fill(ink.path.elements[...]).cost }
-        return ink.paints.reduce(RasterCost()) { sum, run in
-            ink.fills(of: run).reduce(sum) { $0 + window.fill(ink.path.elements[$1]).cost }
+    /// The ink's fills in drawing order, each with its colour and whether it erases: the whole ink at once when
+    /// it is one paint filled once, else each run's fills.
+    var inkFills: [(elements: ArraySlice<Path.Element>, color: Color, erases: Bool)] {
+        if ink.paints.count <= 1 && ink.fillBreaks.isEmpty {
+            return [(ink.path.elements[...], inkColor, ink.paints.first?.blend == .erase)]
+        }
+        return ink.paints.flatMap { run in
+            ink.fills(of: run).map { (ink.path.elements[$0], run.color, run.blend == .erase) }
         }
     }
 
@@ -67,9 +70,9 @@ struct Scene {
     ///
     /// A vector surface gets the outline with its straight runs simplified within ``vectorLineTolerance``, so
     /// a PDF holds a few commands for a straight stretch of ink rather than two for every ink point.
-    /// - Parameter raster: for an image surface, its pixels and the user space's scale: the ink's parts beyond
-    ///   them are collapsed (``RasterFill``); `nil` draws the outline as it is.
-    func draw(on context: CairoContext, raster: RasterWindow? = nil) throws(RenderError) {
+    /// - Parameter rasterFills: for an image surface, ``inkFills`` prepared for its pixels (their parts beyond the
+    ///   image collapsed, see ``RasterFill``), in the same order; `nil` draws the outline as it is.
+    func draw(on context: CairoContext, rasterFills: [RasterFill]? = nil) throws(RenderError) {
         let vector = !context.drawsPixels
         let erases = ink.paints.contains { $0.blend == .erase }
         // An eraser removes ink, never the background: the ink is drawn in a group of its own first.
@@ -77,28 +80,17 @@ struct Scene {
         if grouped { context.pushGroup() }
         try drawDecorationsBehind(on: context)
         if ink.hasSignaturePadInk { context.setTolerance(Self.signaturePadTolerance) }
-        if ink.paints.count <= 1 && ink.fillBreaks.isEmpty {
-            context.setSource(inkColor)
-            context.setErasing(ink.paints.first?.blend == .erase)
+        for (i, fill) in inkFills.enumerated() {
+            context.setSource(fill.color)
+            context.setErasing(fill.erases)
             if vector {
-                context.append(ink.path.simplifyingLines(tolerance: Self.vectorLineTolerance))
+                // The whole ink is simplified as it is, without a copy.
+                let path = fill.elements.count == ink.path.elements.count ? ink.path : Path(Array(fill.elements))
+                context.append(path.simplifyingLines(tolerance: Self.vectorLineTolerance))
             } else {
-                context.append(raster.map { $0.fill(ink.path.elements[...]).elements } ?? ink.path.elements[...])
+                context.append(rasterFills?[i].elements ?? fill.elements)
             }
             context.fillNonZero()
-        } else {
-            for run in ink.paints {
-                context.setSource(run.color)
-                context.setErasing(run.blend == .erase)
-                for fill in ink.fills(of: run) {
-                    if vector {
-                        context.append(Path(Array(ink.path.elements[fill])).simplifyingLines(tolerance: Self.vectorLineTolerance))
-                    } else {
-                        context.append(raster.map { $0.fill(ink.path.elements[fill]).elements } ?? ink.path.elements[fill])
-                    }
-                    context.fillNonZero()
-                }
-            }
         }
         context.setErasing(false)
         if grouped { context.popGroupAndPaint(alpha: options.opacity) }
