@@ -17,6 +17,8 @@
 # Counts depend on the toolchain and on the system's Cairo, libpng and zlib: re-record when those change.
 # Exit status: 0 within tolerance (or valgrind missing: skipped with a notice), 1 outside it.
 set -euo pipefail
+# A step that fails says which line it was, so that a log never ends without a reason.
+trap 'echo "error: instructions.sh: line $LINENO failed (exit $?)" >&2' ERR
 cd "$(dirname "$0")/.."
 TOLERANCE_PERCENT=2
 probes=(png@1x svg)
@@ -51,8 +53,11 @@ quiet make -s -C .. release
 cli="$work/signature-ink"
 strip --strip-debug -o "$cli" "$(cd .. && swift build -c release --show-bin-path)/signature-ink"
 fixtures=Fixtures/signatures
-one="$fixtures/$(ls "$fixtures" | head -1)"
-files=$(ls "$fixtures" | wc -l)
+# A glob, not `ls | head -1`: under pipefail, head closing the pipe early makes ls die of SIGPIPE whenever the
+# listing outgrows one pipe write, and the script would stop without a word.
+listing=("$fixtures"/*)
+one="${listing[0]}"
+files=${#listing[@]}
 
 # Two probes at a time (CI has 2 cores); Swift's per-process hash seed is fixed so counts repeat.
 count() {
