@@ -51,8 +51,9 @@ public struct SignatureRenderer: Sendable {
     /// Renders `signature` and encodes it as a PNG.
     ///
     /// One ink colour (erasers included, which only take coverage away) with no decorations is drawn as coverage
-    /// (Cairo A8) and written as an indexed PNG whose palette blends the ink, at its opacity, over the background;
-    /// anything else is drawn as ARGB32, un-premultiplied and written as RGBA.
+    /// (one byte a pixel: the pixel's area inside the outline) and written as an indexed PNG whose palette blends
+    /// the ink, at its opacity, over the background; anything else is drawn by Cairo as ARGB32, un-premultiplied
+    /// and written as RGBA.
     ///
     /// Its cost is estimated before any pixel is allocated, and a render above ``RenderLimits/maxWork`` is refused.
     /// - Parameters:
@@ -90,20 +91,15 @@ public struct SignatureRenderer: Sendable {
         return try encodeARGB(surface, metadata: metadata)
     }
 
-    /// Fills the ink as coverage into an A8 surface and writes it as an indexed PNG.
+    /// Fills the ink as coverage (one byte a pixel, by ``AreaRasterizer``) and writes it as an indexed PNG.
     ///
-    /// Only the ink's pixel bounds are drawn: the surface covers them alone, shifted by whole pixels (which
-    /// leaves Cairo's coverage unchanged), and the encoder writes the empty rows and margins around them as
-    /// runs of zeros without reading any.
-    ///
-    /// With a `stop`, a fill of more than `bandWork` work units is drawn in horizontal bands of about that much
-    /// work each (at most ``maxBands``), the stop looked at before each; the pixels are the same.
+    /// Only the ink's pixel bounds are filled: the coverage covers them alone, shifted by whole pixels, and the
+    /// encoder writes the empty rows and margins around them as runs of zeros without reading any.
     /// - Parameters:
-    ///   - inkBoundsOnly: `false` draws the whole image instead (for tests), default `true`; the PNG is the same.
-    ///   - stop: the render's switch, or `nil`.
-    ///   - bandWork: work units a band holds, default ``bandWork``.
+    ///   - inkBoundsOnly: `false` fills the whole image instead (for tests), default `true`; the PNG is the same.
+    ///   - stop: the render's switch, looked at between fills and between bands of rows, or `nil`.
     func coveragePNG(_ scene: Scene, width: Int, height: Int, metadata: PNGMetadata, inkBoundsOnly: Bool = true,
-                     stop: RenderStop? = nil, bandWork: Int = Self.bandWork) throws(RenderError) -> [UInt8] {
+                     stop: RenderStop? = nil) throws(RenderError) -> [UInt8] {
         // The opacity fades the ink, not the background: the same as painting the ink as one group.
         // Ink filled in several fills (signature_pad's curves) builds up where they overlap: each fill goes in at
         // the ink's own opacity, and the palette maps the built-up coverage to the opaque colour.
@@ -114,7 +110,7 @@ public struct SignatureRenderer: Sendable {
         if layered { inkColor.alpha = 255 }
         let ink = inkColor.withOpacity(options.opacity), background = options.background
         let pixels = width * height
-        // Every fill is prepared, and its cost checked, before the surface is allocated; the pass that measures
+        // Every fill is prepared, and its cost checked, before any pixel is allocated; the pass that measures
         // the cost also measures the ink's extent, which gives the window.
         let image = RasterWindow(width: width, height: height, scale: options.scale, offset: .zero,
                                  tolerance: scene.rasterTolerance)
@@ -147,46 +143,26 @@ public struct SignatureRenderer: Sendable {
         // The path is placed in the window's pixels as it is handed over; the context's matrix stays the identity.
         let raster = RasterWindow(width: window.width, height: window.height, scale: options.scale,
                                   offset: Point(-Double(window.x), -Double(window.y)), tolerance: scene.rasterTolerance)
-        let surface = try CairoSurface(image: .a8, width: window.width, height: window.height)
-        let context = try CairoContext(surface: surface)
-        context.setTolerance(raster.tolerance)
-        let bands = stop == nil ? 1 : Swift.min(Self.maxBands, window.height, Swift.max(1, cost.work / Swift.max(1, bandWork)))
-        for band in 0..<bands {
-            try stop?.check()
-            if bands > 1 {
-                let top: Int = window.height * band / bands
-                let bottom: Int = window.height * (band + 1) / bands
-                let rows: Int = bottom - top
-                context.save()
-                context.rectangle(Rect(x: 0, y: Double(top), width: Double(window.width), height: Double(rows)))
-                context.clip()
-            }
+        var coverage = [UInt8](repeating: 0, count: window.width * window.height)
+        try coverage.withUnsafeMutableBufferPointer { (pixels) throws(RenderError) in
             for (fill, alpha, erases) in fills {
-                context.setSource(Color(red: 0, green: 0, blue: 0, alpha: alpha))
-                context.setErasing(erases)
-                context.append(fill.elements, scale: raster.scale, offset: raster.offset)
-                context.fillNonZero()
+                try stop?.check()
+                var rasterizer = AreaRasterizer(width: window.width, height: window.height, edges: fill.cost.edges)
+                rasterizer.add(fill.elements, scale: raster.scale, offset: raster.offset, tolerance: raster.tolerance)
+                try rasterizer.fill(into: pixels.baseAddress!, stride: window.width,
+                                    blend: erases ? .erase(alpha: alpha) : .over(alpha: alpha), stop: stop)
             }
-            if bands > 1 { context.restore() }
         }
-        context.setErasing(false)
-        try context.check()
         try stop?.check()
-        let stride = surface.stride
-        return try surface.withPixels { (coverage) throws(RenderError) in
-            guard let base = coverage.baseAddress else { throw .cairo("image surface has no data") }
-            let image = ByteRows(base: base, width: width, height: height, stride: stride, window: window)
+        return try coverage.withUnsafeBufferPointer { (bytes) throws(RenderError) in
+            let image = ByteRows(base: bytes.baseAddress!, width: width, height: height, stride: window.width,
+                                 window: window)
             return try EncoderPool.shared.withEncoder(pixels: pixels) { (encoder) throws(RenderError) in
                 let palette = encoder.palette(ink: ink, background: background)
                 return try encoder.encode(image, palette: palette, metadata: metadata)
             }
         }
     }
-
-    /// Work units one band of a stoppable fill holds: about 20 ms of one core.
-    static let bandWork = 1 << 20
-    /// Most bands a stoppable fill is drawn in.
-    static let maxBands = 64
 
     /// Un-premultiplies an ARGB32 surface into RGBA rows and writes them with libpng.
     func encodeARGB(_ surface: CairoSurface, metadata: PNGMetadata) throws(RenderError) -> [UInt8] {

@@ -121,7 +121,10 @@ import Testing
     @Test func penWidthsReachTheOutline() throws {
         let (_, thin, _) = try render(good, "thin.png", ["--pen-width", "1"])
         let (_, broad, _) = try render(good, "broad.png", ["--min-width", "6", "--max-width", "8"])
-        func inked(_ d: Data?) throws -> Int { try DecodedPNG(Array(try #require(d))).rgba.enumerated().filter { $0.offset % 4 == 3 && $0.element > 127 }.count }
+        // The ink's area in pixels: the alpha summed.
+        func inked(_ d: Data?) throws -> Int {
+            try DecodedPNG(Array(try #require(d))).rgba.enumerated().reduce(0) { $0 + ($1.offset % 4 == 3 ? Int($1.element) : 0) } / 255
+        }
         let a = try inked(thin), b = try inked(broad)
         #expect(a > 100 && b > 3 * a, "\(a) vs \(b)")
     }

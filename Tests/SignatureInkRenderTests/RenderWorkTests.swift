@@ -113,14 +113,36 @@ import Testing
         #expect(throws: Never.self) { try SignatureRenderer().png(Self.zigzag(samples: 10), stop: early) }
     }
 
-    @Test(arguments: [1, 1 << 12, 1 << 16])
-    func aFillDrawnInBandsGivesTheSamePNG(bandWork: Int) throws {
+    @Test func aRenderThatMayBeStoppedGivesTheSamePNG() throws {
         let renderer = SignatureRenderer(options: RenderOptions(scale: 2, penWidth: 30))
         let scene = Scene(Self.zigzag(samples: 60), options: renderer.options)
         let metadata = PNGMetadata(pixelsPerInch: 192, text: [])
         let whole = try renderer.coveragePNG(scene, width: 1200, height: 600, metadata: metadata)
-        let banded = try renderer.coveragePNG(scene, width: 1200, height: 600, metadata: metadata, stop: RenderStop(),
-                                              bandWork: bandWork)
-        #expect(banded == whole)
+        let stoppable = try renderer.coveragePNG(scene, width: 1200, height: 600, metadata: metadata, stop: RenderStop())
+        #expect(stoppable == whole)
+    }
+
+    @Test(arguments: [(pen: 1000.0, scale: 1.0), (pen: 40, scale: 2)])
+    func collapsingKeepsTheCoveragePNGsCoverage(pen: Double, scale: Double) throws {
+        // The coverage PNG's own rasterizer computes areas exactly: collapsing changes nothing but rounding.
+        let scene = Scene(Self.zigzag(samples: 40), options: RenderOptions(penWidth: pen))
+        let elements = scene.ink.path.elements[...]
+        let offset = Point(-150 * scale, -60 * scale)
+        let width = Int(300 * scale), height = Int(180 * scale)
+        let window = RasterWindow(width: width, height: height, scale: scale, offset: offset,
+                                  tolerance: RasterWindow.cairoTolerance)
+        func coverage(_ elements: ArraySlice<Path.Element>) throws -> [UInt8] {
+            var image = [UInt8](repeating: 0, count: width * height)
+            var rasterizer = AreaRasterizer(width: width, height: height)
+            rasterizer.add(elements, scale: scale, offset: offset, tolerance: window.tolerance)
+            try image.withUnsafeMutableBufferPointer {
+                try rasterizer.fill(into: $0.baseAddress!, stride: width, blend: .over(alpha: 255))
+            }
+            return image
+        }
+        let whole = try coverage(elements), collapsed = try coverage(window.fill(elements).elements)
+        let largest = zip(whole, collapsed).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(largest <= 1)
+        #expect(whole.contains(255))
     }
 }

@@ -60,14 +60,21 @@ import Testing
             argb.decorations.watermark = " "
             let colour = try png(argb)
             #expect(coverage.colorType == .indexed && colour.colorType == .rgba)
-            var worst = 0
+            var worst = 0, inkA = 0, inkB = 0
             // Compared premultiplied: straight colour is imprecise where there is almost no alpha.
             for i in stride(from: 0, to: coverage.rgba.count, by: 4) {
                 let a = Int(coverage.rgba[i + 3]), b = Int(colour.rgba[i + 3])
-                worst = max(worst, abs(a - b))
-                for c in 0..<3 { worst = max(worst, abs(Int(coverage.rgba[i + c]) * a - Int(colour.rgba[i + c]) * b) / 255) }
+                var pixel = abs(a - b)
+                for c in 0..<3 { pixel = max(pixel, abs(Int(coverage.rgba[i + c]) * a - Int(colour.rgba[i + c]) * b) / 255) }
+                worst = max(worst, pixel)
+                inkA += a
+                inkB += b
             }
-            #expect(worst <= 3, "largest channel difference \(worst)")
+            // The coverage path computes each pixel's area exactly (AreaRasterizer), the colour path samples it
+            // in fifteen sub-rows (Cairo): edge pixels differ by up to two sub-rows' coverage, and the ink's area
+            // is the same.
+            #expect(worst <= 2 * 255 / 15, "largest channel difference \(worst)")
+            #expect(abs(inkA - inkB) * 200 < inkB, "ink \(inkA) vs \(inkB)")
         }
     }
 }
