@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Benchmark
+import Foundation
 import BenchmarkFixtures
 import SignatureInk
 
@@ -14,8 +15,10 @@ let benchmarks: @Sendable () -> Void = {
     let thresholds: [BenchmarkMetric: BenchmarkThresholds] = [
         .mallocCountTotal: BenchmarkThresholds(absolute: [.p90: 2])
     ]
-    let config = Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(5), maxIterations: 1000,
-                                         thresholds: thresholds)
+    // CI (SIGNATURE_INK_BENCH_CI) checks only the allocation counts, which every iteration repeats: a short run.
+    let ci = ProcessInfo.processInfo.environment["SIGNATURE_INK_BENCH_CI"] != nil
+    let config = Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(ci ? 1 : 5),
+                                         maxIterations: ci ? 100 : 1000, thresholds: thresholds)
 
     // The whole streaming path, sample by sample: repair, 1 Euro filter, width, curve, live outline pieces
     // after every sample, then the final outline.
