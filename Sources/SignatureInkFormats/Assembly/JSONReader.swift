@@ -266,8 +266,14 @@ struct JSONReader {
 
     /// The text of a string read by ``stringRange()``.
     func text(of s: StringRange) -> String {
+        guard s.escaped else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[s.start..<s.end]), as: UTF8.self) }
+        return String(decoding: unescapedBytes(of: s), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of the text of a string read by ``stringRange()``, its escapes replaced by what they stand for.
+    func unescapedBytes(of s: StringRange) -> [UInt8] {
         let raw = UnsafeBufferPointer(rebasing: bytes[s.start..<s.end])
-        guard s.escaped else { return String(decoding: raw, as: UTF8.self) }
+        guard s.escaped else { return Array(raw) }
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var i = s.start
@@ -298,7 +304,7 @@ struct JSONReader {
             default: out.append(e)
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// Whether a string read by ``stringRange()`` is exactly `word` (ASCII).
