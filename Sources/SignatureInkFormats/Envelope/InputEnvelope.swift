@@ -127,20 +127,27 @@ public struct InputEnvelope: Sendable {
     /// could spell it in escapes. Anything else cannot be an envelope, whatever its shape.
     static func mayBeEnvelope(_ line: Data) -> Bool {
         line.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
+            guard let base = raw.baseAddress else { return false }
+            let count = raw.count
             let word: StaticString = "\"signature\""
-            let pattern = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            let pattern = UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
             var i = 0
             // An envelope is an object: after a byte-order mark and white space, its first byte is `{`.
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
-            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0D || bytes[i] == 0x0A { i += 1 }
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return false }
-            let last = bytes.count - pattern.count
+            if raw.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+            while i < count, raw[i] == 0x20 || raw[i] == 0x09 || raw[i] == 0x0D || raw[i] == 0x0A { i += 1 }
+            guard i < count, raw[i] == UInt8(ascii: "{") else { return false }
+            let last = count - pattern.count
             while i <= last {
-                let b = bytes[i]
+                // Sixteen bytes at a time up to the next quote or backslash: most of a stroke file has neither.
+                while i &+ 16 <= count,
+                      JSONReader.hasNoQuoteOrBackslash(base.loadUnaligned(fromByteOffset: i, as: UInt64.self),
+                                                       base.loadUnaligned(fromByteOffset: i &+ 8, as: UInt64.self)) {
+                    i &+= 16
+                }
+                guard i <= last else { break }
+                let b = raw[i]
                 if b == UInt8(ascii: "\\") { return true }
-                if b == UInt8(ascii: "\""),
-                   UnsafeBufferPointer(rebasing: bytes[i..<i + pattern.count]).elementsEqual(pattern) {
+                if b == UInt8(ascii: "\""), UnsafeRawBufferPointer(rebasing: raw[i..<i + pattern.count]).elementsEqual(pattern) {
                     return true
                 }
                 i += 1

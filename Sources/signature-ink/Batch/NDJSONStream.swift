@@ -68,7 +68,7 @@ struct NDJSONStream {
         // An envelope's id opens its result, as the line wrote it; a line without one gets the result it always had.
         var head = "{\"line\":\(number),"
         func failure(_ reason: String) -> LineResult {
-            LineResult(text: head + "\"status\":\"failed\",\"error\":\(JSONText.string(reason))}", failed: true)
+            LineResult(text: "\(head)\"status\":\"failed\",\"error\":\(JSONText.string(reason))}", failed: true)
         }
         guard case let .text(data) = line else {
             if case let .tooLong(bytes) = line {
@@ -94,9 +94,9 @@ struct NDJSONStream {
             if let outDir {
                 let path = URL(fileURLWithPath: outDir).appendingPathComponent(formatted("%06d.", number) + fileExtension).path
                 try OutputWriter.write(bytes, to: path)
-                return LineResult(text: head + "\"status\":\"ok\",\"output\":\(JSONText.string(path)),\"bytes\":\(bytes.count),\"sha256\":\"\(digest)\"}", failed: false)
+                return LineResult(text: "\(head)\"status\":\"ok\",\"output\":\(JSONText.string(path)),\"bytes\":\(bytes.count),\"sha256\":\"\(digest)\"}", failed: false)
             }
-            return LineResult(text: head + "\"status\":\"ok\",\"format\":\"\(fileExtension)\",\"data\":\"\(Data(bytes).base64EncodedString())\",\"bytes\":\(bytes.count),\"sha256\":\"\(digest)\"}", failed: false)
+            return LineResult(text: "\(head)\"status\":\"ok\",\"format\":\"\(fileExtension)\",\"data\":\"\(Data(bytes).base64EncodedString())\",\"bytes\":\(bytes.count),\"sha256\":\"\(digest)\"}", failed: false)
         } catch let error as InputFailure {
             return failure(error.reason)
         } catch {
