@@ -25,7 +25,6 @@ deps:
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
-	command -v parallel >/dev/null || missing="$$missing parallel"; \
 	command -v curl >/dev/null || missing="$$missing curl"; \
 	python3 -c "import ensurepip, venv" 2>/dev/null || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \

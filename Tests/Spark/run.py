@@ -54,7 +54,8 @@ def corpus():
     files = []
     for pattern in patterns:
         files += sorted(glob.glob(os.path.join(ROOT, pattern), recursive=True))
-    return files
+    # The page options recorded beside the signature_pad captures are not stroke files.
+    return [f for f in files if not f.endswith(".options.json")]
 
 
 def render_alone(tool, files, flags, extension, folder):
