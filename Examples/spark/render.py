@@ -68,6 +68,8 @@ import threading
 RESULT_FORMATS = ("png", "svg", "pdf")
 # Rows handed back to Spark at a time: a few megabytes of images.
 BATCH_ROWS = 256
+# Partitions a core gets at most, unless --partitions says otherwise.
+PARTITIONS_PER_CORE = 4
 # How much of the tool's standard error a failed task quotes.
 STDERR_TAIL = 4096
 
@@ -99,7 +101,9 @@ def parse_arguments(argv):
                              "with --files (default signature-ink)")
     parser.add_argument("--tool-jobs", type=int, default=1, metavar="N",
                         help="threads each tool process renders on (default 1: Spark runs one task per core)")
-    parser.add_argument("--partitions", type=int, metavar="N", help="repartition the input into N partitions first")
+    parser.add_argument("--partitions", type=int, metavar="N",
+                        help="repartition the input into N partitions first (default: the input's partitions, merged "
+                             f"down to {PARTITIONS_PER_CORE} per core)")
     parser.add_argument("--overwrite", action="store_true", help="replace OUTPUT when it exists")
     options = parser.parse_args(argv)
     for name in ("scale", "width", "height"):
@@ -334,6 +338,12 @@ def run(options, passthrough):
             raise UsageError(f"{options.input}: {error.getMessage() if hasattr(error, 'getMessage') else error}")
         if options.partitions:
             records = records.repartition(options.partitions)
+        else:
+            # Spark gives small files a partition for every few dozen of them: each is a task, with its own hand-off
+            # to Python and its own tool process. A few partitions per core are enough to balance the work.
+            most = PARTITIONS_PER_CORE * spark.sparkContext.defaultParallelism
+            if records.rdd.getNumPartitions() > most:
+                records = records.coalesce(most)
         id_type = T.StringType() if kind != "parquet" else records.schema["id"].dataType
         schema = T.StructType([
             T.StructField("id", id_type), T.StructField("status", T.StringType(), False),
