@@ -8,8 +8,11 @@ Variants, run in turn in every round so that the shared machine's load falls on 
     cli-ndjson    signature-ink render --ndjson --jobs 2 --quiet < LINES > RESULTS  (the envelopes the job sends)
     spark-files   spark-submit --master local[2] Examples/spark/render.py DIR OUT.parquet --tool signature-ink
     spark-start   spark-submit of a session started and stopped, nothing run: the JVM, Spark and the Python driver
+    spark-scan    spark-submit reading the files in the JVM alone (the sum of their lengths): listing and reading
     spark-read    spark-submit reading the files into a mapInArrow that returns their sizes, written as Parquet: the
                   job without the tool and without images (reading, the Python workers, the Arrow hand-off)
+    spark-pipe    the job's work done the other way, with RDD.pipe (rows pickled to a Python worker, the tool's lines
+                  parsed there, back through createDataFrame), with the same partitions, ids and Parquet output
 
 Each time is the wall time of the whole command, and CPU time its user plus system time with every process it
 waited for. In spark-files the tool runs behind a wrapper that logs each tool process's wall and CPU time, so the
@@ -17,7 +20,7 @@ rendering's share is measured, not inferred. Inputs are the 158 files of Benchma
 under a temporary folder (TMPDIR chooses the disk), removed at the end.
 
     make release && make test-spark        # the binary, and the virtual environment with PySpark
-    .build/spark-venv/bin/python Benchmarks/spark/bench.py [--count 10000] [--rounds 3] [--tool PATH]
+    .build/spark-venv/bin/python Benchmarks/spark/bench.py [--count 10000] [--rounds 3] [--tool PATH] [--no-pipe]
 """
 import argparse
 import glob
@@ -39,6 +42,18 @@ from pyspark.sql import SparkSession
 SparkSession.builder.getOrCreate().stop()
 """
 
+SCAN_ONLY = """
+import sys
+from pyspark.sql import SparkSession
+spark = SparkSession.builder.getOrCreate()
+files = spark.read.format("binaryFile").option("recursiveFileLookup", "true").load(sys.argv[1])
+most = 4 * spark.sparkContext.defaultParallelism
+if files.rdd.getNumPartitions() > most:
+    files = files.coalesce(most)
+files.selectExpr("sum(length(content)) AS bytes").write.parquet(sys.argv[2])
+spark.stop()
+"""
+
 READ_ONLY = """
 import sys
 import pyarrow as pa
@@ -53,6 +68,28 @@ def sizes(batches):
         yield pa.RecordBatch.from_pydict({"id": batch.column(0).to_pylist(),
                                           "bytes": [len(c) for c in batch.column(3).to_pylist()]})
 files.mapInArrow(sizes, "id string, bytes long").write.parquet(sys.argv[2])
+spark.stop()
+"""
+
+PIPE = """
+import base64, json, shlex, sys
+from pyspark.sql import SparkSession
+spark = SparkSession.builder.getOrCreate()
+files = spark.read.format("binaryFile").option("recursiveFileLookup", "true").load(sys.argv[1])
+most = 4 * spark.sparkContext.defaultParallelism
+if files.rdd.getNumPartitions() > most:
+    files = files.coalesce(most)
+def line(row):
+    return json.dumps({"id": row.path, "signature": bytes(row.content).decode("utf-8")}, separators=(",", ":"))
+def row(text):
+    r = json.loads(text)
+    data = r.get("data")
+    return (r.get("id"), r["status"], r.get("format"), base64.b64decode(data) if data else None, r.get("sha256"),
+            r.get("error"))
+results = files.select("path", "content").rdd.map(line).pipe(
+    shlex.join([sys.argv[3], "render", "--ndjson", "--quiet", "--jobs", "1", "--format", "png"])).map(row)
+spark.createDataFrame(results, "id string, status string, format string, image binary, sha256 string, error string") \
+    .write.parquet(sys.argv[2])
 spark.stop()
 """
 
@@ -82,6 +119,7 @@ def main():
     parser.add_argument("--count", type=int, default=10000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--tool", default=os.path.join(ROOT, ".build", "release", "signature-ink"))
+    parser.add_argument("--no-pipe", dest="pipe", action="store_false", help="leave out the RDD.pipe variant")
     options = parser.parse_args()
     tool = os.path.abspath(options.tool)
     python = sys.executable
@@ -102,7 +140,7 @@ def main():
                 with open(os.path.join(folder, f"sig-{i:05d}.json"), "w") as f:
                     f.write(text)
                 lines.write(json.dumps({"id": i, "signature": text}, separators=(",", ":")) + "\n")
-        for name, body in (("start.py", START_ONLY), ("read.py", READ_ONLY), ("tool.sh", WRAPPER)):
+        for name, body in (("start.py", START_ONLY), ("scan.py", SCAN_ONLY), ("read.py", READ_ONLY), ("pipe.py", PIPE), ("tool.sh", WRAPPER)):
             with open(os.path.join(work, name), "w") as f:
                 f.write(body)
         os.chmod(os.path.join(work, "tool.sh"), 0o755)
@@ -124,7 +162,11 @@ def main():
             measured["spark-files"] = timed(submit + [JOB, folder, f"{run}/spark.parquet", "--tool",
                                                       f"{work}/tool.sh"], env=tool_env)
             measured["spark-start"] = timed(submit + [f"{work}/start.py"], env=env)
+            measured["spark-scan"] = timed(submit + [f"{work}/scan.py", folder, f"{run}/scan.parquet"], env=env)
             measured["spark-read"] = timed(submit + [f"{work}/read.py", folder, f"{run}/read.parquet"], env=env)
+            if options.pipe:
+                measured["spark-pipe"] = timed(submit + [f"{work}/pipe.py", folder, f"{run}/pipe.parquet", tool],
+                                               env=env)
             for name, (wall, cpu, done) in measured.items():
                 if done.returncode != 0:
                     sys.exit(f"{name} exited with {done.returncode}: {done.stderr[-2000:]}")
@@ -138,7 +180,8 @@ def main():
                                                          measured.items())
                   + f"; tool processes: {len(entries)}, {tool_wall:.2f} s wall in all, {tool_cpu:.2f} s CPU; "
                     f"ndjson results: {rows}", flush=True)
-            shutil.rmtree(run)
+            # Each round's outputs stay until the end: on ext4, creating files just after deleting as many makes each
+            # creation scan the freed inodes (see Benchmarks/batch/batch.sh), which would slow the next cli-files.
 
         median = {name: (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))
                   for name, runs in results.items()}
@@ -153,12 +196,18 @@ def main():
         print(f"spark-files / cli-ndjson: {spark[0] / ndjson[0]:.2f} x the wall time")
         print("where the Spark job's wall time goes (medians):")
         print(f"  JVM, Spark and Python driver start and stop (spark-start): {start[0]:.2f} s")
-        print(f"  reading the files, Python workers, Arrow hand-off (spark-read - spark-start): {read[0] - start[0]:.2f} s")
+        scan = median["spark-scan"]
+        print(f"  listing and reading the files in the JVM (spark-scan - spark-start): {scan[0] - start[0]:.2f} s")
+        print(f"  Python workers and the Arrow hand-off of the files (spark-read - spark-scan): {read[0] - scan[0]:.2f} s")
         print(f"  the rest: the tool, the pipe, JSON and base64, images into Parquet (spark-files - spark-read): "
               f"{spark[0] - read[0]:.2f} s, of which the tool processes ran {tool_wall:.2f} s in all "
               f"({tool_wall / 2:.2f} s on each of 2 cores) using {tool_cpu:.2f} s CPU "
               f"(cli-ndjson: {ndjson[0]:.2f} s, {ndjson[1]:.2f} s CPU)")
         print(f"  CPU outside the tool: {spark[1] - tool_cpu:.2f} s (JVM and Python), against {tool_cpu:.2f} s in it")
+        if options.pipe:
+            pipe = median["spark-pipe"]
+            print(f"RDD.pipe instead of mapInArrow: {pipe[0]:.2f} s against {spark[0]:.2f} s "
+                  f"({pipe[0] / spark[0]:.2f} x), {pipe[1]:.2f} s CPU against {spark[1]:.2f} s")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

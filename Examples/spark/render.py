@@ -15,8 +15,8 @@ INPUT is one of:
 - a Parquet table with the columns ``id`` (a string or an integer type) and ``signature`` (a string or binary
   column holding a stroke file's content).
 
-The kind is told from INPUT (a folder of ``.parquet`` files or a ``.parquet`` path is Parquet, a ``.jsonl``,
-``.ndjson`` or ``.json`` file or a folder of them is JSON lines, another folder holds stroke files) or named with
+The kind is told from INPUT (a ``.parquet`` path or a folder of ``.parquet`` files is Parquet, a ``.jsonl`` or
+``.ndjson`` path or a folder of such files is JSON lines, anything else is stroke files) or named with
 ``--input-kind``.
 
 OUTPUT is written as Parquet, one row per record, in no particular order, with the columns
@@ -142,18 +142,16 @@ def input_kind(path, named):
     """``files``, ``json`` or ``parquet``: the kind named, or the one INPUT's name and contents show."""
     if named != "auto":
         return named
-    if not os.path.exists(path):
-        # A path on a distributed file system: only its name can tell.
-        lowered = path.rstrip("/").lower()
-        if lowered.endswith(".parquet"):
-            return "parquet"
-        if lowered.endswith((".jsonl", ".ndjson", ".json")):
-            return "json"
+    lowered = path.rstrip("/").lower()
+    if lowered.endswith(".parquet"):
+        return "parquet"
+    if lowered.endswith((".jsonl", ".ndjson")):
+        return "json"
+    if not os.path.isdir(path):
+        # One stroke file, or a folder on a distributed file system, whose contents only Spark can list.
         return "files"
-    if os.path.isfile(path):
-        return "parquet" if path.lower().endswith(".parquet") else "json"
     names = [n for n in os.listdir(path) if not n.startswith((".", "_"))]
-    if path.rstrip("/").lower().endswith(".parquet") or (names and all(n.endswith(".parquet") for n in names)):
+    if names and all(n.endswith(".parquet") for n in names):
         return "parquet"
     if names and all(n.lower().endswith((".jsonl", ".ndjson")) for n in names):
         return "json"
@@ -270,30 +268,35 @@ def render_partition(batches, command, kind, arrow_schema):
             record_id, error = pending.popleft()
             add(record_id, "failed", error=error)
 
-    for raw in process.stdout:
-        take_refused()
-        if not pending:
-            raise RuntimeError("signature-ink gave more results than it was sent lines")
-        record_id, _ = pending.popleft()
-        result = json.loads(raw)
-        echoed = result.get("id")
-        if kind == "json":
-            # The id is the one the line gave; the tool read it.
-            record_id = None if echoed is None else str(echoed)
-        elif echoed != record_id:
-            raise RuntimeError(f"signature-ink answered for id {echoed!r} where {record_id!r} was expected")
-        if result.get("status") == "ok":
-            if record_id is None:
+    try:
+        for raw in process.stdout:
+            take_refused()
+            if not pending:
+                raise RuntimeError("signature-ink gave more results than it was sent lines")
+            record_id, _ = pending.popleft()
+            result = json.loads(raw)
+            echoed = result.get("id")
+            if kind == "json":
+                # The id is the one the line gave; the tool read it.
+                record_id = None if echoed is None else str(echoed)
+            elif echoed != record_id:
+                raise RuntimeError(f"signature-ink answered for id {echoed!r} where {record_id!r} was expected")
+            if result.get("status") != "ok":
+                add(record_id, "failed", error=result.get("error", "failed"))
+            elif record_id is None:
                 add(None, "failed", error="no id: a JSON-lines record is {\"id\": ..., \"signature\": ...}")
             else:
                 add(record_id, "ok", result["format"], base64.b64decode(result["data"]), result["sha256"])
-        else:
-            add(record_id, "failed", error=result.get("error", "failed"))
-        if len(columns["id"]) >= BATCH_ROWS:
-            yield flush()
-    feeder.join()
-    status = process.wait()
-    drainer.join()
+            if len(columns["id"]) >= BATCH_ROWS:
+                yield flush()
+        feeder.join()
+        status = process.wait()
+        drainer.join()
+    finally:
+        # A task that fails, or whose rows are no longer wanted, leaves no tool process behind.
+        if process.poll() is None:
+            process.kill()
+            process.wait()
     if feed_failure:
         raise feed_failure[0]
     take_refused()
