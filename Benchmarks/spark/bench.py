@@ -21,6 +21,7 @@ under a temporary folder (TMPDIR chooses the disk), removed at the end.
 
     make release && make test-spark        # the binary, and the virtual environment with PySpark
     .build/spark-venv/bin/python Benchmarks/spark/bench.py [--count 10000] [--rounds 3] [--tool PATH] [--no-pipe]
+        [--only VARIANT ...]
 """
 import argparse
 import glob
@@ -120,6 +121,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--tool", default=os.path.join(ROOT, ".build", "release", "signature-ink"))
     parser.add_argument("--no-pipe", dest="pipe", action="store_false", help="leave out the RDD.pipe variant")
+    parser.add_argument("--only", nargs="+", metavar="VARIANT",
+                        help="run only these variants (the summary then leaves out what it cannot work out)")
     options = parser.parse_args()
     tool = os.path.abspath(options.tool)
     python = sys.executable
@@ -147,39 +150,46 @@ def main():
         print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; {options.count} signatures; "
               f"tool {tool}", flush=True)
 
+        def commands(run):
+            """Each variant's command and its environment, for one round writing under `run`."""
+            tool_env = {**env, "REAL_TOOL": tool, "TOOL_LOG": f"{run}/tool.log"}
+            return {
+                "cli-files": ([tool, "render", folder, "--out-dir", f"{run}/cli", "--jobs", "2", "--quiet"], None),
+                "cli-ndjson": ([tool, "render", "--ndjson", "--jobs", "2", "--quiet"], None),
+                "spark-files": (submit + [JOB, folder, f"{run}/spark.parquet", "--tool", f"{work}/tool.sh"], tool_env),
+                "spark-start": (submit + [f"{work}/start.py"], env),
+                "spark-scan": (submit + [f"{work}/scan.py", folder, f"{run}/scan.parquet"], env),
+                "spark-read": (submit + [f"{work}/read.py", folder, f"{run}/read.parquet"], env),
+                "spark-pipe": (submit + [f"{work}/pipe.py", folder, f"{run}/pipe.parquet", tool], env),
+            }
+
+        chosen = options.only or [n for n in commands(work) if options.pipe or n != "spark-pipe"]
         results = {}
         tools = []
         for round_number in range(1, options.rounds + 1):
             run = f"{work}/r{round_number}"
             os.makedirs(run)
             measured = {}
-            measured["cli-files"] = timed([tool, "render", folder, "--out-dir", f"{run}/cli", "--jobs", "2", "--quiet"])
-            with open(os.path.join(work, "lines.ndjson")) as stdin, open(f"{run}/cli.ndjson", "w") as stdout:
-                measured["cli-ndjson"] = timed([tool, "render", "--ndjson", "--jobs", "2", "--quiet"], stdin=stdin,
-                                               stdout=stdout)
-            log = f"{run}/tool.log"
-            tool_env = {**env, "REAL_TOOL": tool, "TOOL_LOG": log}
-            measured["spark-files"] = timed(submit + [JOB, folder, f"{run}/spark.parquet", "--tool",
-                                                      f"{work}/tool.sh"], env=tool_env)
-            measured["spark-start"] = timed(submit + [f"{work}/start.py"], env=env)
-            measured["spark-scan"] = timed(submit + [f"{work}/scan.py", folder, f"{run}/scan.parquet"], env=env)
-            measured["spark-read"] = timed(submit + [f"{work}/read.py", folder, f"{run}/read.parquet"], env=env)
-            if options.pipe:
-                measured["spark-pipe"] = timed(submit + [f"{work}/pipe.py", folder, f"{run}/pipe.parquet", tool],
-                                               env=env)
-            for name, (wall, cpu, done) in measured.items():
-                if done.returncode != 0:
-                    sys.exit(f"{name} exited with {done.returncode}: {done.stderr[-2000:]}")
-                results.setdefault(name, []).append((wall, cpu))
-            entries = [[float(x) for x in line.split()] for line in open(log)]
-            tool_wall = sum(e[0] for e in entries)
-            tool_cpu = sum(e[1] + e[2] for e in entries)
-            tools.append((len(entries), tool_wall, tool_cpu))
-            rows = sum(1 for _ in open(f"{run}/cli.ndjson"))
-            print(f"round {round_number}: " + ", ".join(f"{n} {w:.2f} s ({c:.2f} s CPU)" for n, (w, c, _) in
-                                                         measured.items())
-                  + f"; tool processes: {len(entries)}, {tool_wall:.2f} s wall in all, {tool_cpu:.2f} s CPU; "
-                    f"ndjson results: {rows}", flush=True)
+            for name, (command, variant_env) in commands(run).items():
+                if name not in chosen:
+                    continue
+                if name == "cli-ndjson":
+                    with open(os.path.join(work, "lines.ndjson")) as stdin, open(f"{run}/cli.ndjson", "w") as stdout:
+                        measured[name] = timed(command, stdin=stdin, stdout=stdout)
+                    lines = sum(1 for _ in open(f"{run}/cli.ndjson"))
+                    if lines != options.count:
+                        sys.exit(f"cli-ndjson gave {lines} results for {options.count} lines")
+                else:
+                    measured[name] = timed(command, env=variant_env)
+                if measured[name][2].returncode != 0:
+                    sys.exit(f"{name} exited with {measured[name][2].returncode}: {measured[name][2].stderr[-2000:]}")
+                results.setdefault(name, []).append(measured[name][:2])
+            summary = ", ".join(f"{n} {w:.2f} s ({c:.2f} s CPU)" for n, (w, c, _) in measured.items())
+            if "spark-files" in measured:
+                entries = [[float(x) for x in line.split()] for line in open(f"{run}/tool.log")]
+                tools.append((len(entries), sum(e[0] for e in entries), sum(e[1] + e[2] for e in entries)))
+                summary += f"; tool processes: {tools[-1][0]}, {tools[-1][1]:.2f} s wall in all, {tools[-1][2]:.2f} s CPU"
+            print(f"round {round_number}: {summary}", flush=True)
             # Each round's outputs stay until the end: on ext4, creating files just after deleting as many makes each
             # creation scan the freed inodes (see Benchmarks/batch/batch.sh), which would slow the next cli-files.
 
@@ -188,26 +198,25 @@ def main():
         print("\nmedians of", options.rounds, "rounds (wall, CPU):")
         for name, (wall, cpu) in median.items():
             print(f"  {name:12} {wall:7.2f} s  {cpu:7.2f} s CPU  {wall * 1e3 / options.count:6.3f} ms a signature")
-        tool_wall = statistics.median(t[1] for t in tools)
-        tool_cpu = statistics.median(t[2] for t in tools)
-        spark, cli, ndjson = median["spark-files"], median["cli-files"], median["cli-ndjson"]
-        start, read = median["spark-start"], median["spark-read"]
-        print(f"\nspark-files / cli-files: {spark[0] / cli[0]:.2f} x the wall time, {spark[1] / cli[1]:.2f} x the CPU")
-        print(f"spark-files / cli-ndjson: {spark[0] / ndjson[0]:.2f} x the wall time")
-        print("where the Spark job's wall time goes (medians):")
-        print(f"  JVM, Spark and Python driver start and stop (spark-start): {start[0]:.2f} s")
-        scan = median["spark-scan"]
-        print(f"  listing and reading the files in the JVM (spark-scan - spark-start): {scan[0] - start[0]:.2f} s")
-        print(f"  Python workers and the Arrow hand-off of the files (spark-read - spark-scan): {read[0] - scan[0]:.2f} s")
-        print(f"  the rest: the tool, the pipe, JSON and base64, images into Parquet (spark-files - spark-read): "
-              f"{spark[0] - read[0]:.2f} s, of which the tool processes ran {tool_wall:.2f} s in all "
-              f"({tool_wall / 2:.2f} s on each of 2 cores) using {tool_cpu:.2f} s CPU "
-              f"(cli-ndjson: {ndjson[0]:.2f} s, {ndjson[1]:.2f} s CPU)")
-        print(f"  CPU outside the tool: {spark[1] - tool_cpu:.2f} s (JVM and Python), against {tool_cpu:.2f} s in it")
-        if options.pipe:
-            pipe = median["spark-pipe"]
-            print(f"RDD.pipe instead of mapInArrow: {pipe[0]:.2f} s against {spark[0]:.2f} s "
-                  f"({pipe[0] / spark[0]:.2f} x), {pipe[1]:.2f} s CPU against {spark[1]:.2f} s")
+        spark = median.get("spark-files")
+        for other in ("cli-files", "cli-ndjson", "spark-pipe"):
+            if spark and other in median:
+                print(f"spark-files / {other}: {spark[0] / median[other][0]:.2f} x the wall time, "
+                      f"{spark[1] / median[other][1]:.2f} x the CPU")
+        if all(n in median for n in ("spark-files", "spark-start", "spark-scan", "spark-read", "cli-ndjson")):
+            start, scan, read, ndjson = (median[n] for n in ("spark-start", "spark-scan", "spark-read", "cli-ndjson"))
+            tool_wall = statistics.median(t[1] for t in tools)
+            tool_cpu = statistics.median(t[2] for t in tools)
+            print("where the Spark job's wall time goes (medians):")
+            print(f"  JVM, Spark and Python driver start and stop (spark-start): {start[0]:.2f} s")
+            print(f"  listing and reading the files in the JVM (spark-scan - spark-start): {scan[0] - start[0]:.2f} s")
+            print(f"  Python workers and the Arrow hand-off of the files (spark-read - spark-scan): "
+                  f"{read[0] - scan[0]:.2f} s")
+            print(f"  the tool, the pipe, JSON and base64, images into Parquet (spark-files - spark-read): "
+                  f"{spark[0] - read[0]:.2f} s; the tool processes ran {tool_wall:.2f} s in all "
+                  f"({tool_wall / 2:.2f} s on each of 2 cores) using {tool_cpu:.2f} s CPU "
+                  f"(cli-ndjson: {ndjson[0]:.2f} s, {ndjson[1]:.2f} s CPU)")
+            print(f"  CPU outside the tool: {spark[1] - tool_cpu:.2f} s (JVM and Python), against {tool_cpu:.2f} s in it")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
