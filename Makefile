@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SAMPLES := $(wildcard SampleStrokes/*.json)
 
-.PHONY: all deps build release test test-api test-browser test-server test-release test-readme server load docs demo bench bench-check bench-update fuzz sanitize clean
+.PHONY: all deps build release test test-api test-browser test-server test-release test-readme test-spark server load docs demo bench bench-check bench-update fuzz sanitize clean
 
 all: build
 
@@ -25,7 +25,6 @@ deps:
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
-	command -v parallel >/dev/null || missing="$$missing parallel"; \
 	command -v curl >/dev/null || missing="$$missing curl"; \
 	python3 -c "import ensurepip, venv" 2>/dev/null || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
@@ -66,6 +65,7 @@ test: deps
 	$(MAKE) test-server
 	$(MAKE) test-release
 	$(MAKE) test-readme
+	$(MAKE) test-spark
 
 # schemathesis with every check (--checks all) against the debug signature-ink-server on a free port, from the
 # description the server serves (/openapi.yaml): statuses, content types, headers and bodies as described, schema-valid
@@ -111,6 +111,34 @@ test-release: release
 test-readme: release
 	$(SWIFT) build --product signature-ink && $(SWIFT) build --product signature-ink-server
 	python3 Tests/README/readme_commands.py "$$($(SWIFT) build --show-bin-path)" "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
+
+# The Spark job of Examples/spark/render.py on local[2] (Tests/Spark/run.py): a JSON-lines table with bad lines through
+# spark-submit, a Parquet table and a folder of files, over the repository's stroke files, with the binary `make
+# release` builds, as executors run it: every id once, every image the one `signature-ink render FILE -o OUT` writes,
+# failures with their id and error, and the job's exit status. About a minute. Java (default-jre-headless) is
+# installed with apt-get when `java` is missing, and pyspark, pyarrow and pandas, at the versions below, into a
+# virtual environment under .build/ when they are.
+PYSPARK_VERSION := 4.3.0
+PYARROW_VERSION := 26.0.1
+PANDAS_VERSION := 2.3.3
+SPARK_VENV := .build/spark-venv
+test-spark: release
+	@command -v java >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing default-jre-headless"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; \
+	  else \
+	    echo "error: java is missing; install it with: sudo apt-get install default-jre-headless" >&2; exit 1; \
+	  fi; }
+	@major=$$(java -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/\1/p'); [ "$${major:-0}" -ge 17 ] || { \
+	  echo "error: Spark 4 needs Java 17 or newer; java is version $${major:-unknown}" >&2; exit 1; }
+	@$(SPARK_VENV)/bin/python -c "import pyspark, pyarrow, pandas; \
+	  assert (pyspark.__version__, pyarrow.__version__, pandas.__version__) == \
+	  ('$(PYSPARK_VERSION)', '$(PYARROW_VERSION)', '$(PANDAS_VERSION)')" 2>/dev/null || { \
+	  echo "Installing pyspark $(PYSPARK_VERSION), pyarrow and pandas into $(SPARK_VENV)"; \
+	  python3 -m venv $(SPARK_VENV) && $(SPARK_VENV)/bin/python -m pip install -q "pyspark==$(PYSPARK_VERSION)" \
+	    "pyarrow==$(PYARROW_VERSION)" "pandas==$(PANDAS_VERSION)"; }
+	$(SPARK_VENV)/bin/python Tests/Spark/run.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/signature-ink"
 
 # Runs the HTTP server (signature-ink-server, release build) on 127.0.0.1:8080: the form cell page at /, the consent
 # pages at /consent, POST /render.

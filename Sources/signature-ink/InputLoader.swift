@@ -89,6 +89,21 @@ struct InputLoader: Sendable {
     }
 }
 
+extension InputLoader {
+    /// Decodes the signature an envelope carries, as a stroke file with these limits and format; an error names the
+    /// place in the line (``InputEnvelope/located(_:)``).
+    /// - Parameters:
+    ///   - envelope: a line read as an envelope.
+    ///   - name: where the line came from, for errors.
+    func decode(_ envelope: InputEnvelope, name: String) throws(InputFailure) -> Signature {
+        do {
+            return try InkDecoder(limits: limits).decode(envelope.signature, as: format).signature
+        } catch {
+            throw InputFailure(path: name, reason: envelope.located(error).description)
+        }
+    }
+}
+
 /// One input that could not be done, printed as `FILE: reason`.
 struct InputFailure: Error, CustomStringConvertible {
     var path: String

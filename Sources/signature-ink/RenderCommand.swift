@@ -36,7 +36,9 @@ struct RenderCommand: ParsableCommand {
     var frames: Int?
 
     @Flag(help: """
-        Read one signature per line of standard input (native or signature_pad JSON) and write one JSON line per         input to standard output, in input order: the output path (with --out-dir) or the output as base64.
+        Read one signature per line of standard input (native or signature_pad JSON, or {"id": ID, "signature": ...} \
+        to have the result carry the record's id) and write one JSON line per input to standard output, in input \
+        order: the output path (with --out-dir) or the output as base64.
         """)
     var ndjson = false
 

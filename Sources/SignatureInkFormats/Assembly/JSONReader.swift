@@ -240,6 +240,15 @@ struct JSONReader {
         let start = position
         var escaped = false
         while position < bytes.count {
+            // Eight bytes at a time while none needs a look (a long string, such as a whole file's text, is mostly
+            // such bytes): a third of the instructions of the byte loop below.
+            if let base = bytes.baseAddress {
+                let end = bytes.count &- 8
+                while position <= end, JSONReader.isPlainText(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: position, as: UInt64.self)) {
+                    position &+= 8
+                }
+            }
+            guard position < bytes.count else { break }
             let b = bytes[position]
             if b == UInt8(ascii: "\"") {
                 position += 1
@@ -266,18 +275,32 @@ struct JSONReader {
 
     /// The text of a string read by ``stringRange()``.
     func text(of s: StringRange) -> String {
+        guard s.escaped else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[s.start..<s.end]), as: UTF8.self) }
+        return String(decoding: unescapedBytes(of: s), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of the text of a string read by ``stringRange()``, its escapes replaced by what they stand for.
+    func unescapedBytes(of s: StringRange) -> [UInt8] {
         let raw = UnsafeBufferPointer(rebasing: bytes[s.start..<s.end])
-        guard s.escaped else { return String(decoding: raw, as: UTF8.self) }
+        guard s.escaped else { return Array(raw) }
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var i = s.start
         while i < s.end {
-            let b = bytes[i]
-            guard b == UInt8(ascii: "\\") else {
-                out.append(b)
-                i += 1
-                continue
+            // The bytes up to the next escape, copied as one run; sixteen at a time while they hold no backslash (nor
+            // a quote, which a string read by `stringRange()` holds only escaped).
+            var run = i
+            if let base = bytes.baseAddress {
+                while run &+ 16 <= s.end, JSONReader.hasNoQuoteOrBackslash(
+                    UnsafeRawPointer(base).loadUnaligned(fromByteOffset: run, as: UInt64.self),
+                    UnsafeRawPointer(base).loadUnaligned(fromByteOffset: run &+ 8, as: UInt64.self)) {
+                    run &+= 16
+                }
             }
+            while run < s.end, bytes[run] != UInt8(ascii: "\\") { run += 1 }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<run]))
+            i = run
+            guard i < s.end else { break }
             let e = bytes[i + 1]
             i += 2
             switch e {
@@ -298,7 +321,30 @@ struct JSONReader {
             default: out.append(e)
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
+    }
+
+    /// Whether none of a word's eight bytes is a quote, a backslash, a control character (below 0x20) or outside
+    /// ASCII: the bytes a string's reader can step over without a look. Each test is exact for the whole word (the
+    /// tricks of Hacker's Delight 6-1 for a zero byte and for a byte below a bound up to 0x80).
+    @inline(__always)
+    static func isPlainText(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = w ^ (ones &* UInt64(UInt8(ascii: "\""))), backslash = w ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let below0x20 = (w &- ones &* 0x20) & ~w
+        let zeroQuote = (quote &- ones) & ~quote, zeroBackslash = (backslash &- ones) & ~backslash
+        return (w | below0x20 | zeroQuote | zeroBackslash) & highs == 0
+    }
+
+    /// Whether none of the sixteen bytes of two words is a quote or a backslash (exact, as ``isPlainText(_:)``).
+    @inline(__always)
+    static func hasNoQuoteOrBackslash(_ a: UInt64, _ b: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = ones &* UInt64(UInt8(ascii: "\"")), backslashes = ones &* UInt64(UInt8(ascii: "\\"))
+        let quoteA = a ^ quotes, backslashA = a ^ backslashes, quoteB = b ^ quotes, backslashB = b ^ backslashes
+        let zeroA = (quoteA &- ones) & ~quoteA | (backslashA &- ones) & ~backslashA
+        let zeroB = (quoteB &- ones) & ~quoteB | (backslashB &- ones) & ~backslashB
+        return (zeroA | zeroB) & highs == 0
     }
 
     /// Whether a string read by ``stringRange()`` is exactly `word` (ASCII).

@@ -13,7 +13,10 @@ import Synchronization
 /// Each result line is `{"line": N, "status": "ok", "output": PATH, "bytes": B, "sha256": HEX}` when an output
 /// directory is given, `{"line": N, "status": "ok", "format": "png", "data": BASE64, "bytes": B, "sha256": HEX}`
 /// otherwise, or `{"line": N, "status": "failed", "error": TEXT}`. Lines are numbered from 1; blank lines give
-/// no result.
+/// no result. A line may wrap its signature with the id of its record, `{"id": ID, "signature": SIGNATURE}` (see
+/// `InputEnvelope`): its result then starts with `"id": ID`, as the line wrote it, whether it succeeded or failed
+/// (unless the id itself is what is wrong, or the line is too long to be read). Outputs in the directory are still
+/// named by line number, since an id may be any text.
 struct NDJSONStream {
     var loader: InputLoader
     var jobs: Int
@@ -62,8 +65,10 @@ struct NDJSONStream {
     }
 
     private func handle(number: Int, line: LineReader.Line) -> LineResult {
+        // An envelope's id opens its result, as the line wrote it; a line without one gets the result it always had.
+        var head = "{\"line\":\(number),"
         func failure(_ reason: String) -> LineResult {
-            LineResult(text: "{\"line\":\(number),\"status\":\"failed\",\"error\":\(JSONText.string(reason))}", failed: true)
+            LineResult(text: "\(head)\"status\":\"failed\",\"error\":\(JSONText.string(reason))}", failed: true)
         }
         guard case let .text(data) = line else {
             if case let .tooLong(bytes) = line {
@@ -72,15 +77,26 @@ struct NDJSONStream {
             return failure("unreadable line")
         }
         do {
-            let signature = try loader.decode(data, name: "line \(number)").signature
+            let signature: Signature
+            do {
+                if let envelope = try InputEnvelope.read(data) {
+                    head = "{\"id\":\(envelope.id.json),\"line\":\(number),"
+                    signature = try loader.decode(envelope, name: "line \(number)")
+                } else {
+                    signature = try loader.decode(data, name: "line \(number)").signature
+                }
+            } catch let failed as InputEnvelope.Failure {
+                if let id = failed.id { head = "{\"id\":\(id.json),\"line\":\(number)," }
+                return failure(failed.description)
+            }
             let bytes = try make(signature)
             let digest = HexDigest.sha256(bytes)
             if let outDir {
                 let path = URL(fileURLWithPath: outDir).appendingPathComponent(formatted("%06d.", number) + fileExtension).path
                 try OutputWriter.write(bytes, to: path)
-                return LineResult(text: "{\"line\":\(number),\"status\":\"ok\",\"output\":\(JSONText.string(path)),\"bytes\":\(bytes.count),\"sha256\":\"\(digest)\"}", failed: false)
+                return LineResult(text: "\(head)\"status\":\"ok\",\"output\":\(JSONText.string(path)),\"bytes\":\(bytes.count),\"sha256\":\"\(digest)\"}", failed: false)
             }
-            return LineResult(text: "{\"line\":\(number),\"status\":\"ok\",\"format\":\"\(fileExtension)\",\"data\":\"\(Data(bytes).base64EncodedString())\",\"bytes\":\(bytes.count),\"sha256\":\"\(digest)\"}", failed: false)
+            return LineResult(text: "\(head)\"status\":\"ok\",\"format\":\"\(fileExtension)\",\"data\":\"\(Data(bytes).base64EncodedString())\",\"bytes\":\(bytes.count),\"sha256\":\"\(digest)\"}", failed: false)
         } catch let error as InputFailure {
             return failure(error.reason)
         } catch {
