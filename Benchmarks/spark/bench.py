@@ -43,7 +43,8 @@ from pyspark.sql import SparkSession
 SparkSession.builder.getOrCreate().stop()
 """
 
-SCAN_ONLY = """
+# The folder read as the job reads it: small files' partitions merged down to four a core.
+READ_FILES = """
 import sys
 from pyspark.sql import SparkSession
 spark = SparkSession.builder.getOrCreate()
@@ -51,19 +52,15 @@ files = spark.read.format("binaryFile").option("recursiveFileLookup", "true").lo
 most = 4 * spark.sparkContext.defaultParallelism
 if files.rdd.getNumPartitions() > most:
     files = files.coalesce(most)
+"""
+
+SCAN_ONLY = READ_FILES + """
 files.selectExpr("sum(length(content)) AS bytes").write.parquet(sys.argv[2])
 spark.stop()
 """
 
-READ_ONLY = """
-import sys
+READ_ONLY = READ_FILES + """
 import pyarrow as pa
-from pyspark.sql import SparkSession
-spark = SparkSession.builder.getOrCreate()
-files = spark.read.format("binaryFile").option("recursiveFileLookup", "true").load(sys.argv[1])
-most = 4 * spark.sparkContext.defaultParallelism
-if files.rdd.getNumPartitions() > most:
-    files = files.coalesce(most)
 def sizes(batches):
     for batch in batches:
         yield pa.RecordBatch.from_pydict({"id": batch.column(0).to_pylist(),
@@ -72,14 +69,8 @@ files.mapInArrow(sizes, "id string, bytes long").write.parquet(sys.argv[2])
 spark.stop()
 """
 
-PIPE = """
-import base64, json, shlex, sys
-from pyspark.sql import SparkSession
-spark = SparkSession.builder.getOrCreate()
-files = spark.read.format("binaryFile").option("recursiveFileLookup", "true").load(sys.argv[1])
-most = 4 * spark.sparkContext.defaultParallelism
-if files.rdd.getNumPartitions() > most:
-    files = files.coalesce(most)
+PIPE = READ_FILES + """
+import base64, json, shlex
 def line(row):
     return json.dumps({"id": row.path, "signature": bytes(row.content).decode("utf-8")}, separators=(",", ":"))
 def row(text):

@@ -35,16 +35,19 @@ enum JSONInput {
 
     /// The byte offset of the first syntax error in `data` (UTF-8), or `nil` when it is one well-formed value.
     static func firstSyntaxError(in data: Data) -> Int? {
-        data.withUnsafeBytes { raw in
-            var reader = JSONReader(raw)
-            do throws(JSONReader.Stop) {
-                try reader.skipValue()
-                try reader.expectEnd()
-                return nil
-            } catch {
-                if case let .syntax(offset) = error { return offset }
-                return nil
-            }
+        data.withUnsafeBytes { firstSyntaxError(in: $0) }
+    }
+
+    /// The byte offset of the first syntax error in `bytes` (UTF-8), or `nil` when they are one well-formed value.
+    static func firstSyntaxError(in bytes: UnsafeRawBufferPointer) -> Int? {
+        var reader = JSONReader(bytes)
+        do throws(JSONReader.Stop) {
+            try reader.skipValue()
+            try reader.expectEnd()
+            return nil
+        } catch {
+            if case let .syntax(offset) = error { return offset }
+            return nil
         }
     }
 

@@ -276,15 +276,7 @@ private struct EnvelopeScan {
 
     /// The first syntax error anywhere in the line, found by a full check.
     private func firstSyntaxError() -> Int? {
-        var check = JSONReader(UnsafeRawBufferPointer(reader.bytes))
-        do throws(JSONReader.Stop) {
-            try check.skipValue()
-            try check.expectEnd()
-            return nil
-        } catch {
-            if case let .syntax(offset) = error { return offset }
-            return nil
-        }
+        JSONInput.firstSyntaxError(in: UnsafeRawBufferPointer(reader.bytes))
     }
 
     private func fail(with id: InputEnvelope.ID?, syntaxErrorAt offset: Int) -> InputEnvelope.Failure {

@@ -62,9 +62,6 @@ struct AreaRasterizer {
         self.edges.reserveCapacity(Swift.min(edges, 1 << 20))
     }
 
-    /// True when nothing added so far reaches into the image.
-    var isEmpty: Bool { edges.isEmpty }
-
     /// Adds the closed outline `elements`, each point `p` landing on pixel coordinates `p * scale + offset`;
     /// curves are flattened into lines within `tolerance` pixels. A sub-path left open is closed, as a fill closes
     /// it; non-finite points end the sub-path they are in without drawing it.
