@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SignatureInkRender", targets: ["SignatureInkRender"]),
         .library(name: "SignatureInkConsent", targets: ["SignatureInkConsent"]),
         .library(name: "SignatureInkForms", targets: ["SignatureInkForms"]),
+        .library(name: "SignatureInkStore", targets: ["SignatureInkStore"]),
         .executable(name: "signature-ink", targets: ["signature-ink"]),
         .executable(name: "signature-ink-server", targets: ["signature-ink-server"]),
     ],
@@ -33,6 +34,8 @@ let package = Package(
         // SIGTERM's grace: the service group that runs the server, with a bound on the graceful shutdown.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.11.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
+        // The consent store's embedded database: SQLite (the system's libsqlite3) through GRDB.
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // The geometry core: ink model, capture, processing. Swift only: no C, no Foundation.
@@ -78,6 +81,14 @@ let package = Package(
         // Signing existing PDF forms: qpdf reads and writes the file, the renderer draws the ink.
         .target(
             name: "SignatureInkForms", dependencies: ["SignatureInk", "SignatureInkRender", "CQPDF"],
+            swiftSettings: strict),
+        // The consent store: every consent, document, saved signature and withdrawal, append-only and hash-chained.
+        .target(
+            name: "SignatureInkStore",
+            dependencies: [
+                "SignatureInkConsent", "SignatureInkFormats",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "signature-ink",
@@ -156,6 +167,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "SignatureInkStoreTests",
+            dependencies: ["SignatureInkStore", "SignatureInkConsent", "SignatureInkFormats", "InkTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .testTarget(
             name: "CLITests",

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+import SignatureInkConsent
+import SignatureInkFormats
+
+extension ConsentStore {
+    /// Walks the whole log, oldest first, and stops at the first event that does not match.
+    ///
+    /// For each event it checks that its position follows the one before; that its content's SHA-256, its link to
+    /// the event before and its own SHA-256 are what its bytes give; that the columns the database keeps beside it to
+    /// find it (a consent's document and signers, the consent a withdrawal names) are what its content says; that a
+    /// document's identifier is its digest; that a consent's document comes before it and its record verifies against
+    /// its kept PDF (``ConsentRecord/verify(pdf:)``: the document's, each signature's and the PDF's SHA-256); and that a
+    /// withdrawal names an earlier consent not withdrawn before.
+    ///
+    /// What it proves and what it does not: a row changed by hand, an event removed or inserted in the middle, or a
+    /// PDF changed, is found. Events cut off the end, or a whole chain rewritten by someone who recomputes every
+    /// digest, are found only against a ``StoreVerification/head`` kept elsewhere before.
+    /// - Returns: how many events were checked, the last one's digest, and the first failure if any.
+    /// - Throws: a database error; never for what it finds, which is ``StoreVerification/failure``.
+    public func verify() async throws(StoreError) -> StoreVerification {
+        var previous: ChainHead?
+        var documents: [String: String] = [:]
+        var consents: Set<String> = []
+        var withdrawn: Set<String> = []
+        var checked: Int64 = 0
+        while true {
+            let rows = try await database.rows(kind: nil, after: previous?.sequence ?? 0, limit: ConsentQuery.maxLimit)
+            if rows.isEmpty { break }
+            for row in rows {
+                let event = row.event
+                func failed(_ message: String) -> StoreVerification {
+                    StoreVerification(events: checked, head: previous?.sha256 ?? StoreEvent.genesis,
+                                      failure: .init(sequence: event.sequence, id: event.id, message: message))
+                }
+                let expected = (previous?.sequence ?? 0) + 1
+                if event.sequence != expected {
+                    return failed("comes after event \(expected - 1): \(event.sequence - expected) event(s) are missing before it")
+                }
+                let contentDigest = HexDigest.sha256(event.content)
+                if contentDigest != event.contentSHA256 {
+                    return failed("its content's SHA-256 is \(contentDigest), the event says \(event.contentSHA256)")
+                }
+                let link = previous?.sha256 ?? StoreEvent.genesis
+                if event.previousSHA256 != link {
+                    return failed("it links to \(event.previousSHA256), but the event before it is \(link)")
+                }
+                let digest = HexDigest.sha256(event.header)
+                if digest != event.sha256 {
+                    return failed("its SHA-256 is \(digest), the event says \(event.sha256)")
+                }
+                let index: EventIndex
+                do {
+                    index = try EventIndex(of: event)
+                } catch {
+                    return failed("its content cannot be read: \(error)")
+                }
+                if index != row.index {
+                    return failed("the columns kept beside it (\(row.index)) are not what its content says (\(index))")
+                }
+                switch event.kind {
+                case .document:
+                    if event.id != contentDigest { return failed("a document's identifier must be its SHA-256, \(contentDigest)") }
+                    documents[event.id] = String(decoding: event.content, as: UTF8.self)
+                case .consent:
+                    if let problem = try await check(consent: event, documents: documents) { return failed(problem) }
+                    consents.insert(event.id)
+                case .withdrawal:
+                    guard let subject = index.subject, consents.contains(subject) else {
+                        return failed("it withdraws '\(index.subject ?? "")', which is no earlier consent")
+                    }
+                    guard withdrawn.insert(subject).inserted else { return failed("it withdraws '\(subject)' a second time") }
+                case .signature:
+                    break
+                }
+                previous = ChainHead(sequence: event.sequence, sha256: event.sha256)
+                checked += 1
+            }
+        }
+        return StoreVerification(events: checked, head: previous?.sha256 ?? StoreEvent.genesis, failure: nil)
+    }
+
+    /// What is wrong with a consent's event, or `nil`.
+    private func check(consent event: StoreEvent, documents: [String: String]) async throws(StoreError) -> String? {
+        guard let content = try? CanonicalJSON.decode(ConsentContent.self, event.content, event: event.id) else {
+            return "its content is no consent"
+        }
+        var record = content.record
+        guard let document = documents[record.documentDigest.lowercased()] else {
+            return "its document \(record.documentDigest) is no earlier event"
+        }
+        record.document = document
+        guard let pdf = try await database.blob(sha256: record.pdfSHA256.lowercased()) else {
+            return "its PDF (SHA-256 \(record.pdfSHA256)) is missing"
+        }
+        let problems = record.verify(pdf: pdf)
+        return problems.isEmpty ? nil : problems.map(\.description).joined(separator: "; ")
+    }
+}

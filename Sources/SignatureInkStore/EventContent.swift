@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+import FoundationEssentials
+import SignatureInkConsent
+
+/// The content of a consent event: the record with its `document` text left empty (the document is its own event,
+/// kept once per digest, which the record names), and where it came from.
+struct ConsentContent: Codable {
+    var record: ConsentRecord
+    var provenance: Provenance
+}
+
+/// The content of a saved signature's event.
+struct SignatureContent: Codable {
+    var signature: String
+    var digest: String
+    var savedAt: Double
+    var provenance: Provenance
+}
+
+/// The content of a withdrawal's event.
+struct WithdrawalContent: Codable {
+    var consent: String
+    var reason: String
+    var provenance: Provenance
+}
+
+/// Canonical JSON of the store's contents: sorted keys, no insignificant space, `/` unescaped.
+enum CanonicalJSON {
+    static func encode(_ value: some Encodable) throws(StoreError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(value))
+        } catch {
+            throw .invalid(field: "content", message: "cannot be written as JSON: \(error)")
+        }
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8], event: String) throws(StoreError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(bytes))
+        } catch {
+            throw .corrupt("the content of event '\(event)' cannot be read: \(error)")
+        }
+    }
+}
+
+/// The columns a database keeps beside an event so that it can be found by them. They are derived from the content
+/// alone; ``ConsentStore/verify()`` derives them again and names an event whose columns differ.
+struct EventIndex: Sendable, Hashable {
+    /// The consent a withdrawal withdraws.
+    var subject: String?
+    /// The document a consent agrees to.
+    var documentDigest: String?
+    /// A consent's signers' names.
+    var signers: [String] = []
+    /// The owner, when the store has users and devices.
+    var user: String?
+    var device: String?
+
+    /// The index of `event`, from its content.
+    init(of event: StoreEvent) throws(StoreError) {
+        switch event.kind {
+        case .document:
+            break
+        case .consent:
+            let content = try CanonicalJSON.decode(ConsentContent.self, event.content, event: event.id)
+            documentDigest = content.record.documentDigest
+            signers = content.record.signers.map(\.name)
+            user = content.provenance.user
+            device = content.provenance.device
+        case .signature:
+            let content = try CanonicalJSON.decode(SignatureContent.self, event.content, event: event.id)
+            user = content.provenance.user
+            device = content.provenance.device
+        case .withdrawal:
+            let content = try CanonicalJSON.decode(WithdrawalContent.self, event.content, event: event.id)
+            subject = content.consent
+            user = content.provenance.user
+            device = content.provenance.device
+        }
+    }
+
+    init(subject: String? = nil, documentDigest: String? = nil, signers: [String] = [], user: String? = nil, device: String? = nil) {
+        self.subject = subject
+        self.documentDigest = documentDigest
+        self.signers = signers
+        self.user = user
+        self.device = device
+    }
+}

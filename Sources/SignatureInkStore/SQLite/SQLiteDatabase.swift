@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: Apache-2.0
+import FoundationEssentials
+import Foundation
+import GRDB
+
+/// The store in SQLite, through GRDB: `consents.sqlite` in a folder, in WAL mode with `synchronous = FULL`, so that a
+/// committed transaction survives a crash or a power cut (WAL with `NORMAL` may lose the last ones on power loss).
+///
+/// Appends run in `BEGIN IMMEDIATE` transactions: SQLite lets one writer at a time hold the database, in this process
+/// or another, so the chain stays one line; a writer waits up to 30 s for another (`busy_timeout`). Triggers refuse
+/// to change or delete an event, so that no code path can by accident; a person with the file can drop them, which is
+/// what ``ConsentStore/verify()`` is for.
+final class SQLiteDatabase: StoreDatabase {
+    private let pool: DatabasePool
+
+    /// Opens or creates `consents.sqlite` in `folder`, creating the folder when missing, and brings its tables up to
+    /// date.
+    /// - Throws: ``StoreError/unreachable(location:reason:)``.
+    init(folder: String) throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(30)
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            pool = try DatabasePool(path: folder + "/consents.sqlite", configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw .unreachable(location: folder, reason: Self.words(error))
+        }
+    }
+
+    /// The tables, one migration per version of the schema.
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("1") { db in
+            try db.execute(sql: """
+                CREATE TABLE event (
+                    sequence INTEGER PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    id TEXT NOT NULL UNIQUE,
+                    recorded_at TEXT NOT NULL,
+                    content BLOB NOT NULL,
+                    content_sha256 TEXT NOT NULL,
+                    previous_sha256 TEXT NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    subject TEXT,
+                    document_digest TEXT,
+                    user_id TEXT,
+                    device_id TEXT
+                );
+                CREATE UNIQUE INDEX event_withdrawal ON event(subject) WHERE kind = 'withdrawal';
+                CREATE INDEX event_kind ON event(kind, sequence);
+                CREATE INDEX event_document ON event(document_digest, sequence) WHERE kind = 'consent';
+                CREATE TABLE signer (
+                    event_sequence INTEGER NOT NULL REFERENCES event(sequence),
+                    position INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    folded TEXT NOT NULL,
+                    PRIMARY KEY (event_sequence, position)
+                );
+                CREATE TABLE file (sha256 TEXT PRIMARY KEY, bytes BLOB NOT NULL);
+                CREATE TRIGGER event_unchanged BEFORE UPDATE ON event BEGIN SELECT RAISE(ABORT, 'events are never changed'); END;
+                CREATE TRIGGER event_kept BEFORE DELETE ON event BEGIN SELECT RAISE(ABORT, 'events are never deleted'); END;
+                CREATE TRIGGER file_unchanged BEFORE UPDATE ON file BEGIN SELECT RAISE(ABORT, 'files are never changed'); END;
+                CREATE TRIGGER file_kept BEFORE DELETE ON file BEGIN SELECT RAISE(ABORT, 'files are never deleted'); END;
+                """)
+        }
+        return migrator
+    }
+
+    func append(_ drafts: [EventDraft], blobs: [(sha256: String, bytes: [UInt8])], condition: AppendCondition,
+                recordedAt: String) async throws(StoreError) -> [StoreEvent] {
+        do {
+            return try await pool.writeWithoutTransaction { db in
+                var appended: [StoreEvent] = []
+                try db.inTransaction(.immediate) {
+                    appended = []
+                    if case let .standingConsent(id) = condition { try Self.checkStanding(id, db) }
+                    var head = try Row.fetchOne(db, sql: "SELECT sequence, sha256 FROM event ORDER BY sequence DESC LIMIT 1")
+                        .map { ChainHead(sequence: $0[0], sha256: $0[1]) }
+                    for draft in drafts {
+                        if draft.skipIfKept, try Bool.fetchOne(db, sql: "SELECT 1 FROM event WHERE id = ?", arguments: [draft.id]) != nil {
+                            continue
+                        }
+                        let event = StoreEvent(kind: draft.kind, id: draft.id, recordedAt: recordedAt, content: draft.content, after: head)
+                        try db.execute(
+                            sql: """
+                                INSERT INTO event (sequence, kind, id, recorded_at, content, content_sha256, previous_sha256, sha256,
+                                                   subject, document_digest, user_id, device_id)
+                                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                """,
+                            arguments: [event.sequence, event.kind.rawValue, event.id, event.recordedAt, Data(event.content),
+                                        event.contentSHA256, event.previousSHA256, event.sha256, draft.index.subject,
+                                        draft.index.documentDigest, draft.index.user, draft.index.device])
+                        for (position, name) in draft.index.signers.enumerated() {
+                            try db.execute(sql: "INSERT INTO signer (event_sequence, position, name, folded) VALUES (?, ?, ?, ?)",
+                                           arguments: [event.sequence, position, name, Self.fold(name)])
+                        }
+                        head = ChainHead(sequence: event.sequence, sha256: event.sha256)
+                        appended.append(event)
+                    }
+                    for blob in blobs {
+                        try db.execute(sql: "INSERT INTO file (sha256, bytes) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING",
+                                       arguments: [blob.sha256, Data(blob.bytes)])
+                    }
+                    return .commit
+                }
+                return appended
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Throws unless the consent `id` exists and stands.
+    private static func checkStanding(_ id: String, _ db: Database) throws {
+        guard try String.fetchOne(db, sql: "SELECT kind FROM event WHERE id = ?", arguments: [id]) == StoreEvent.Kind.consent.rawValue else {
+            throw StoreError.unknownConsent(id)
+        }
+        if let row = try Row.fetchOne(db, sql: "SELECT id, recorded_at FROM event WHERE kind = 'withdrawal' AND subject = ?", arguments: [id]) {
+            throw StoreError.alreadyWithdrawn(consent: id, withdrawal: row[0], at: row[1])
+        }
+    }
+
+    /// The columns of an event, its index and its withdrawal, as `row(at:)` reads them.
+    private static let columns = """
+        SELECT e.sequence, e.kind, e.id, e.recorded_at, e.content, e.content_sha256, e.previous_sha256, e.sha256,
+               e.subject, e.document_digest, e.user_id, e.device_id,
+               (SELECT json_group_array(name) FROM (SELECT name FROM signer WHERE event_sequence = e.sequence ORDER BY position)),
+               w.sequence, w.kind, w.id, w.recorded_at, w.content, w.content_sha256, w.previous_sha256, w.sha256
+        FROM event e LEFT JOIN event w ON e.kind = 'consent' AND w.kind = 'withdrawal' AND w.subject = e.id
+        """
+
+    func row(id: String) async throws(StoreError) -> StoredRow? {
+        try await read { db in
+            try Row.fetchOne(db, sql: Self.columns + " WHERE e.id = ?", arguments: [id]).map(Self.storedRow)
+        }
+    }
+
+    func consents(_ query: ConsentQuery) async throws(StoreError) -> [StoredRow] {
+        var sql = Self.columns + " WHERE e.kind = 'consent' AND e.sequence > ?"
+        var arguments: StatementArguments = [query.after]
+        if let digest = query.documentDigest {
+            sql += " AND e.document_digest = ?"
+            _ = arguments.append(contentsOf: [digest.lowercased()])
+        }
+        if let name = query.signerName {
+            sql += " AND EXISTS (SELECT 1 FROM signer s WHERE s.event_sequence = e.sequence AND instr(s.folded, ?) > 0)"
+            _ = arguments.append(contentsOf: [Self.fold(name)])
+        }
+        if let from = query.from {
+            sql += " AND e.recorded_at >= ?"
+            _ = arguments.append(contentsOf: [StoreEvent.timestamp(from)])
+        }
+        if let to = query.to {
+            sql += " AND e.recorded_at < ?"
+            _ = arguments.append(contentsOf: [StoreEvent.timestamp(to)])
+        }
+        if let withdrawn = query.withdrawn { sql += withdrawn ? " AND w.sequence IS NOT NULL" : " AND w.sequence IS NULL" }
+        sql += " ORDER BY e.sequence LIMIT ?"
+        _ = arguments.append(contentsOf: [query.limit + 1])
+        return try await read { [sql, arguments] db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.storedRow) }
+    }
+
+    func rows(kind: StoreEvent.Kind?, after: Int64, limit: Int) async throws(StoreError) -> [StoredRow] {
+        try await read { db in
+            if let kind {
+                return try Row.fetchAll(db, sql: Self.columns + " WHERE e.kind = ? AND e.sequence > ? ORDER BY e.sequence LIMIT ?",
+                                        arguments: [kind.rawValue, after, limit]).map(Self.storedRow)
+            }
+            return try Row.fetchAll(db, sql: Self.columns + " WHERE e.sequence > ? ORDER BY e.sequence LIMIT ?",
+                                    arguments: [after, limit]).map(Self.storedRow)
+        }
+    }
+
+    func blob(sha256: String) async throws(StoreError) -> [UInt8]? {
+        try await read { db in
+            try Data.fetchOne(db, sql: "SELECT bytes FROM file WHERE sha256 = ?", arguments: [sha256]).map { Array($0) }
+        }
+    }
+
+    func close() async {
+        try? pool.close()
+    }
+
+    /// Runs a read on one of the pool's reader connections.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await pool.read(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// A row of ``columns`` as a stored row.
+    private static func storedRow(_ row: Row) throws -> StoredRow {
+        func event(at offset: Int) throws -> StoreEvent? {
+            guard let sequence: Int64 = row[offset] else { return nil }
+            let kindName: String = row[offset + 1]
+            guard let kind = StoreEvent.Kind(rawValue: kindName) else {
+                throw StoreError.corrupt("event \(sequence) has the kind '\(kindName)'")
+            }
+            let content: Data = row[offset + 4]
+            return StoreEvent(sequence: sequence, kind: kind, id: row[offset + 2], recordedAt: row[offset + 3], content: Array(content),
+                              contentSHA256: row[offset + 5], previousSHA256: row[offset + 6], sha256: row[offset + 7])
+        }
+        guard let main = try event(at: 0) else { throw StoreError.corrupt("an event without a sequence") }
+        let signersJSON: String = row[12] ?? "[]"
+        let signers = (try? JSONDecoder().decode([String].self, from: Data(signersJSON.utf8))) ?? []
+        let index = EventIndex(subject: row[8], documentDigest: row[9], signers: signers, user: row[10], device: row[11])
+        return StoredRow(event: main, index: index, withdrawal: try event(at: 13))
+    }
+
+    /// A name as the signer search compares it: in lower case, whatever the script.
+    static func fold(_ name: String) -> String { name.lowercased() }
+
+    /// A GRDB or SQLite error as a store error.
+    private static func storeError(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        return .database(words(error))
+    }
+
+    /// What an error says, without the SQL it came from.
+    private static func words(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
+        return "\(error)"
+    }
+}

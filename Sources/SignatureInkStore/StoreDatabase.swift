@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// An event to append, before the store seals it onto the chain.
+struct EventDraft: Sendable {
+    var kind: StoreEvent.Kind
+    var id: String
+    var content: [UInt8]
+    var index: EventIndex
+    /// Whether it is left out, without an error, when an event with its identifier is kept already (a document is
+    /// kept once per digest).
+    var skipIfKept = false
+}
+
+/// What must hold, checked inside the appending transaction, for an append to go ahead.
+enum AppendCondition: Sendable {
+    case none
+    /// The consent exists and has not been withdrawn.
+    case standingConsent(String)
+}
+
+/// An event as a database gives it back, with the index columns kept beside it and, for a consent, its withdrawal.
+struct StoredRow: Sendable {
+    var event: StoreEvent
+    var index: EventIndex
+    var withdrawal: StoreEvent?
+}
+
+/// A database that keeps the store's log: the one part that differs between SQLite and PostgreSQL. Everything
+/// else (what goes into an event, the chain's digests, verification) is ``ConsentStore``'s, the same for both.
+protocol StoreDatabase: Sendable {
+    /// Seals `drafts` onto the chain, in order, and keeps them with `blobs`, in one transaction that holds the
+    /// chain's lock (so that concurrent writers, in this process or another, keep one line), after checking
+    /// `condition` inside it. Either all of it is committed, durably, or nothing is.
+    /// - Returns: the events appended (without the drafts left out because they were kept already).
+    func append(_ drafts: [EventDraft], blobs: [(sha256: String, bytes: [UInt8])], condition: AppendCondition,
+                recordedAt: String) async throws(StoreError) -> [StoreEvent]
+    /// The event with this identifier, with its withdrawal when it is a consent.
+    func row(id: String) async throws(StoreError) -> StoredRow?
+    /// The consent events `query` selects, with their withdrawals, oldest first, at most `query.limit + 1` (one
+    /// more tells whether there is a next page).
+    func consents(_ query: ConsentQuery) async throws(StoreError) -> [StoredRow]
+    /// Events after position `after`, of one kind or all, oldest first, at most `limit`.
+    func rows(kind: StoreEvent.Kind?, after: Int64, limit: Int) async throws(StoreError) -> [StoredRow]
+    /// A kept file (a signed PDF) by its SHA-256.
+    func blob(sha256: String) async throws(StoreError) -> [UInt8]?
+    /// Closes the connections.
+    func close() async
+}
