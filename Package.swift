@@ -94,14 +94,15 @@ let package = Package(
             name: "signature-ink",
             dependencies: [
                 "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent", "SignatureInkForms",
-                "CHeap", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SignatureInkStore", "CHeap", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         // The HTTP server's routes, pages and limits; a separate executable keeps the command-line tool small.
         .target(
             name: "SignatureInkServer",
             dependencies: [
-                "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent",
+                "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent", "SignatureInkStore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -116,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "signature-ink-server",
             dependencies: [
-                "SignatureInkServer", "SignatureInkConsent",
+                "SignatureInkServer", "SignatureInkConsent", "SignatureInkStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -159,7 +160,7 @@ let package = Package(
         .testTarget(
             name: "SignatureInkServerTests",
             dependencies: [
-                "SignatureInkServer", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport",
+                "SignatureInkServer", "SignatureInkFormats", "SignatureInkRender", "SignatureInkStore", "InkTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -175,7 +176,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CLITests",
-            dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport"],
+            dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkStore", "InkTestSupport"],
             swiftSettings: strict),
     ]
 )

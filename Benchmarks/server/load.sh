@@ -31,7 +31,7 @@ printf '' > "$BAD/empty.json"
 head -c 1100000 /dev/zero | tr '\0' ' ' > "$BAD/too-large.json"
 BAD_BODIES=$(ls "$BAD"/* | paste -sd:)
 
-LOG_LEVEL=warning "$SERVER" --port "$PORT" &
+LOG_LEVEL=warning "$SERVER" --port "$PORT" --no-store &
 PID=$!
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/openapi.yaml" && break; sleep 0.1; done
 rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$PID/status"; }

@@ -5,13 +5,20 @@ import SignatureInk
 import SignatureInkConsent
 import SignatureInkFormats
 import SignatureInkRender
+import SignatureInkStore
 
 /// `POST /consent/sign`: the consent page's body translated onto a `ConsentSubmission`, which signs it through the
-/// engine's `ConsentFlow` (so the server accepts exactly what the walk-through and the command line accept),
-/// answered with the signed PDF, the consent record and the page count.
+/// engine's `ConsentFlow` (so the server accepts exactly what the walk-through and the command line accept), kept in
+/// the store, and answered with the consent's identifier, the signed PDF, the consent record and the page count.
 enum ConsentRoute {
-    /// The body: `{decisions: [{form, decision}], sharing?, utcOffsetMinutes?, pageSize?, signers: [{slot, name?,
-    /// ink?}]}`, `ink` being a signature in the native format as JSON text. A field it does not have is refused.
+    /// The body: `{submission?, document?, decisions: [{form, decision}], sharing?, utcOffsetMinutes?, pageSize?,
+    /// signers: [{slot, name?, ink?}]}`, `ink` being a signature in the native format as JSON text. A field it does
+    /// not have is refused.
+    ///
+    /// `submission` is an identifier the client chooses once per walk-through (a UUID in lower case): the consent is
+    /// kept under it, and the same submission sent again (a retry after a lost answer) is answered with the consent
+    /// kept the first time rather than kept twice. `document` is the digest of the document the page showed; a
+    /// submission for another version than the server's is refused.
     struct Body: Decodable {
         struct Decision: Decodable {
             var form: String
@@ -37,6 +44,8 @@ enum ConsentRoute {
             }
         }
 
+        var submission: String?
+        var document: String?
         var decisions: [Decision]
         var sharing: SharingChoice?
         var utcOffsetMinutes: Int
@@ -44,7 +53,9 @@ enum ConsentRoute {
         var signers: [Signer]
 
         init(from decoder: any Decoder) throws {
-            let fields = try StrictFields(decoder, ["decisions", "sharing", "utcOffsetMinutes", "pageSize", "signers"])
+            let fields = try StrictFields(decoder, ["submission", "document", "decisions", "sharing", "utcOffsetMinutes", "pageSize", "signers"])
+            submission = try fields.optional("submission")
+            document = try fields.optional("document")
             decisions = try fields.value("decisions")
             sharing = try fields.optionalChoice("sharing")
             utcOffsetMinutes = try fields.wholeNumber("utcOffsetMinutes") ?? 0
@@ -68,18 +79,43 @@ enum ConsentRoute {
         }
     }
 
-    struct Signed: Encodable {
+    /// The answer: the consent's identifier in the store (`nil` when the server keeps nothing), the PDF in base64,
+    /// the record as JSON text, the page count.
+    struct Answer: Encodable {
+        var id: String?
         var pdf: String
         var record: String
         var pages: Int
+
+        init(id: String?, pdf: [UInt8], record: ConsentRecord, pages: Int) {
+            self.id = id
+            self.pdf = Data(pdf).base64EncodedString()
+            self.record = String(decoding: record.json, as: UTF8.self)
+            self.pages = pages
+        }
     }
 
-    static func sign(_ bytes: [UInt8], document: ConsentDocument, configuration: ServerConfiguration) throws -> Response {
+    /// A signed submission, not yet kept.
+    struct Signed: Sendable {
+        var submission: String?
+        var signed: ConsentSubmission.Signed
+    }
+
+    /// Reads and signs a submission, on a worker.
+    /// - Throws: `APIError` 400 for a body that is not a submission, 422 naming the field at fault.
+    static func sign(_ bytes: [UInt8], document: ConsentDocument, configuration: ServerConfiguration) throws -> Signed {
         let body: Body
         do {
             body = try JSONDecoder().decode(Body.self, from: Data(bytes))
         } catch {
             throw APIError(.badRequest, "the submission is not valid: \(BodyError.describe(error))")
+        }
+        if let submission = body.submission, !ConsentStore.isIdentifier(submission) {
+            throw APIError(.unprocessableContent, "submission: must be 1 to 64 lower-case letters, digits and '-', such as a UUID")
+        }
+        if let digest = body.document, digest.lowercased() != document.digest {
+            throw APIError(.unprocessableContent,
+                           "document: the page showed another version of the document than this server signs (\(document.digest)); load it again")
         }
         var signers: [ConsentSubmission.Signer] = []
         for (i, signer) in body.signers.enumerated() {
@@ -98,12 +134,42 @@ enum ConsentRoute {
                 document: document, decisions: body.decisions.map { .init(form: $0.form, decision: $0.decision) },
                 sharing: body.sharing, signers: signers, utcOffsetMinutes: body.utcOffsetMinutes, pageSize: body.pageSize
             ).sign()
-            return try .json(Signed(pdf: Data(signed.pdf).base64EncodedString(), record: String(decoding: signed.record.json, as: UTF8.self),
-                                    pages: signed.pageCount))
+            return Signed(submission: body.submission, signed: signed)
         } catch let ConsentError.invalidSubmission(field, message) {
             throw APIError(.unprocessableContent, "\(body.path(of: field)): \(message)")
         } catch {
             throw APIError(.unprocessableContent, "\(error)")
         }
+    }
+
+    /// Keeps a signed submission and answers it: 200 with the consent once it is committed to the store. A submission
+    /// kept already is answered with what was kept the first time (its PDF and record, not the ones just signed).
+    /// - Throws: `APIError` 503 when the store fails (nothing was kept).
+    static func keep(_ signed: Signed, store: ConsentStore?, client: String?) async throws -> Response {
+        guard let store else {
+            return try .json(Answer(id: nil, pdf: signed.signed.pdf, record: signed.signed.record, pages: signed.signed.pageCount))
+        }
+        let kept: StoredConsent
+        do {
+            kept = try await store.keep(signed.signed.record, pdf: signed.signed.pdf, pages: signed.signed.pageCount,
+                                        id: signed.submission, provenance: Provenance(client: client))
+        } catch .alreadyKept(let id) {
+            let (kept, pdf) = try await StoreRoutes.run { (try await store.consent(id: id), try await store.pdf(ofConsent: id)) }
+            // Only the same submission gets the first answer back: an identifier alone must not read another's consent.
+            guard sameSubmission(kept.record, signed.signed.record) else {
+                throw APIError(.conflict, "submission: '\(id)' was kept already with other decisions or signatures; choose a new identifier")
+            }
+            return try .json(Answer(id: kept.id, pdf: pdf, record: kept.record, pages: kept.pages))
+        } catch {
+            throw StoreRoutes.apiError(error)
+        }
+        return try .json(Answer(id: kept.id, pdf: signed.signed.pdf, record: kept.record, pages: kept.pages))
+    }
+
+    /// Whether two records are the same submission signed at two moments: the same document, decisions, sharing
+    /// answer, paper, and signers with the same names and ink.
+    static func sameSubmission(_ a: ConsentRecord, _ b: ConsentRecord) -> Bool {
+        a.documentDigest == b.documentDigest && a.decisions == b.decisions && a.sharing == b.sharing && a.pageSize == b.pageSize
+            && a.signers.map { [$0.slot, $0.name, $0.signatureDigest ?? ""] } == b.signers.map { [$0.slot, $0.name, $0.signatureDigest ?? ""] }
     }
 }

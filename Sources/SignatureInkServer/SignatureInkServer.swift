@@ -4,6 +4,7 @@ public import Hummingbird
 public import Logging
 import SignatureInk
 public import SignatureInkConsent
+public import SignatureInkStore
 import NIOCore
 import SignatureInkFormats
 import SignatureInkRender
@@ -27,9 +28,11 @@ public enum SignatureInkServer {
     /// - Parameters:
     ///   - configuration: limits.
     ///   - consentDocument: the document of the consent pages; default the sample study consent.
+    ///   - store: where signed consents and saved signatures are kept; `nil` keeps nothing.
+    ///   - adminToken: the token the store's routes require; `nil` refuses them all.
     /// - Throws: when an asset is missing from the build, or the consent document is not valid.
-    public static func router(configuration: ServerConfiguration = ServerConfiguration(),
-                              consentDocument: ConsentDocument? = nil) throws -> Router<ServerContext> {
+    public static func router(configuration: ServerConfiguration = ServerConfiguration(), consentDocument: ConsentDocument? = nil,
+                              store: ConsentStore? = nil, adminToken: AdminToken? = nil) throws -> Router<ServerContext> {
         let assets = try Assets.load()
         let document = try consentDocument ?? ConsentDocument(json: assets["study-consent.json"]?.bytes ?? [])
         // Every GET route answers HEAD too, with the GET's headers and no body.
@@ -62,18 +65,27 @@ public enum SignatureInkServer {
             }
         }
         router.post("/signatures") { request, context -> Response in
-            try await work(request, context, pool: pool, configuration: configuration, body: { try await $0.jsonBody(limit: configuration.maxBody) }) {
+            let saved = try await work(request, context, pool: pool, configuration: configuration,
+                                       body: { try await $0.jsonBody(limit: configuration.maxBody) }) {
                 body, stop in try SignatureRoute.save(body, configuration: configuration, stop: stop)
             }
+            return try await SignatureRoute.keep(saved, store: store, client: StoreRoutes.client(of: context))
         }
+        // The document's digest is its entity tag: the consent page sends it back with the submission.
+        let documentTag = "\"\(document.digest)\""
         router.get("/consent/document") { _, _ -> Response in
-            .bytes(document.canonicalJSON, contentType: "application/json; charset=utf-8")
+            var response = Response.bytes(document.canonicalJSON, contentType: "application/json; charset=utf-8")
+            response.headers[.eTag] = documentTag
+            return response
         }
         router.post("/consent/sign") { request, context -> Response in
-            try await work(request, context, pool: pool, configuration: configuration, body: { try await $0.jsonBody(limit: configuration.maxBody * 4) }) {
+            let signed = try await work(request, context, pool: pool, configuration: configuration,
+                                        body: { try await $0.jsonBody(limit: configuration.maxBody * 4) }) {
                 body, _ in try ConsentRoute.sign(body, document: document, configuration: configuration)
             }
+            return try await ConsentRoute.keep(signed, store: store, client: StoreRoutes.client(of: context))
         }
+        StoreRoutes.add(to: router, store: store, token: adminToken)
         // Last, after every route: 405 with Allow for a routed path's other methods, 404 for other paths.
         router.add(middleware: RouteFallback(routes: router.routes.map { ($0.path, $0.method) }))
         return router
@@ -86,9 +98,9 @@ public enum SignatureInkServer {
     /// when every worker is busy and the queue is full, before its body is read), then its body read by
     /// `readBody` (which holds it to its limit and type), then `handle` run on a worker with a ``RenderStop`` that is stopped when the client hangs up
     /// or the work timeout passes (answered 503).
-    static func work(_ request: Request, _ context: ServerContext, pool: WorkPool, configuration: ServerConfiguration,
-                     body readBody: (Request) async throws -> [UInt8],
-                     _ handle: @escaping @Sendable ([UInt8], RenderStop) throws -> Response) async throws -> Response {
+    static func work<Result: Sendable>(_ request: Request, _ context: ServerContext, pool: WorkPool, configuration: ServerConfiguration,
+                                       body readBody: (Request) async throws -> [UInt8],
+                                       _ handle: @escaping @Sendable ([UInt8], RenderStop) throws -> Result) async throws -> Result {
         guard let ticket = pool.admit() else {
             throw APIError(.serviceUnavailable, "the server is busy; try again in \(retryAfter) s",
                            fields: [.retryAfter: String(retryAfter)])
@@ -112,8 +124,9 @@ public enum SignatureInkServer {
     /// read, one without its `Host`) answered with JSON before routing, request bodies cut off at the request timeout,
     /// connections closed after the idle timeout, logs through swift-log.
     public static func application(configuration: ServerConfiguration, consentDocument: ConsentDocument? = nil,
+                                   store: ConsentStore? = nil, adminToken: AdminToken? = nil,
                                    logger: Logger) throws -> some ApplicationProtocol {
-        let router = try router(configuration: configuration, consentDocument: consentDocument)
+        let router = try router(configuration: configuration, consentDocument: consentDocument, store: store, adminToken: adminToken)
         return Application(
             router: router,
             server: .conformingHTTP1(configuration: .init(

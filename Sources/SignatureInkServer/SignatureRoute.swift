@@ -4,10 +4,13 @@ import Hummingbird
 import SignatureInk
 import SignatureInkFormats
 import SignatureInkRender
+import SignatureInkStore
 
 /// `POST /signatures`: the form cell's Save.
 enum SignatureRoute {
-    struct Saved: Encodable {
+    struct Saved: Encodable, Sendable {
+        /// The signature's identifier in the store, or `nil` when the server keeps nothing.
+        var id: String?
         var format = "signature-ink"
         /// The stored signature: the native document, as the server keeps it (lossless; its digest is `digest`).
         var signature: String
@@ -18,9 +21,9 @@ enum SignatureRoute {
         var png: String
     }
 
-    /// Decodes, stores and draws `body`, on a worker.
+    /// Decodes and draws `body`, on a worker; ``keep(_:store:client:)`` keeps it.
     /// - Throws: `APIError` 422 for a body that is no valid signature; `RenderError.stopped` when `stop` stopped it.
-    static func save(_ body: [UInt8], configuration: ServerConfiguration, stop: RenderStop) throws -> Response {
+    static func save(_ body: [UInt8], configuration: ServerConfiguration, stop: RenderStop) throws -> Saved {
         let signature: Signature
         do {
             signature = try InkDecoder(limits: SignatureInkServer.limits(configuration)).decode(Data(body), as: .native).signature
@@ -43,7 +46,20 @@ enum SignatureRoute {
         } catch {
             throw APIError(.unprocessableContent, "\(error)")
         }
-        return try .json(Saved(signature: stored, digest: record.digest, savedAt: record.savedAt, strokes: signature.strokeCount,
-                               samples: signature.samples.count, png: "data:image/png;base64," + Data(png).base64EncodedString()))
+        return Saved(signature: stored, digest: record.digest, savedAt: record.savedAt, strokes: signature.strokeCount,
+                     samples: signature.samples.count, png: "data:image/png;base64," + Data(png).base64EncodedString())
+    }
+
+    /// Keeps a saved signature in the store and answers with it, once committed.
+    /// - Throws: `APIError` 503 when the store fails (nothing was kept).
+    static func keep(_ saved: Saved, store: ConsentStore?, client: String?) async throws -> Response {
+        var saved = saved
+        if let store {
+            saved.id = try await StoreRoutes.run {
+                try await store.keep(signature: saved.signature, digest: saved.digest, savedAt: saved.savedAt,
+                                     provenance: Provenance(client: client)).id
+            }
+        }
+        return try .json(saved)
     }
 }

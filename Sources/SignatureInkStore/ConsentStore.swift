@@ -54,13 +54,21 @@ public final class ConsentStore: Sendable {
     /// - Parameters:
     ///   - record: the consent record, as `ConsentSubmission.Signed` gives it.
     ///   - pdf: the signed PDF, whose SHA-256 the record carries.
+    ///   - pages: the PDF's page count, >= 1.
+    ///   - id: the consent's identifier, chosen by the client so that a submission sent twice is kept once
+    ///     (``isIdentifier(_:)``); default a new UUID.
     ///   - provenance: where the submission came from.
     ///   - date: when it was received; default now.
-    /// - Returns: the consent as kept, with its new identifier.
-    /// - Throws: ``StoreError/invalid(field:message:)`` when the PDF or the document does not match the record's
-    ///   digests; a database error, in which case nothing was kept.
-    public func keep(_ record: ConsentRecord, pdf: [UInt8], provenance: Provenance = Provenance(),
+    /// - Returns: the consent as kept.
+    /// - Throws: ``StoreError/alreadyKept(_:)`` when a consent with `id` is kept already;
+    ///   ``StoreError/invalid(field:message:)`` when the PDF or the document does not match the record's digests or
+    ///   `id` is no identifier; a database error. In every case nothing was kept.
+    public func keep(_ record: ConsentRecord, pdf: [UInt8], pages: Int, id: String? = nil, provenance: Provenance = Provenance(),
                      at date: Date = Date()) async throws(StoreError) -> StoredConsent {
+        if let id, !Self.isIdentifier(id) {
+            throw .invalid(field: "id", message: "must be 1 to 64 lower-case letters, digits and '-'")
+        }
+        guard pages >= 1 else { throw .invalid(field: "pages", message: "must be >= 1") }
         let pdfDigest = HexDigest.sha256(pdf)
         guard pdfDigest == record.pdfSHA256.lowercased() else {
             throw .invalid(field: "pdf", message: "its SHA-256 is \(pdfDigest), the record says \(record.pdfSHA256)")
@@ -71,17 +79,24 @@ public final class ConsentStore: Sendable {
         }
         var stripped = record
         stripped.document = ""
-        let id = UUID().uuidString.lowercased()
+        let id = id ?? UUID().uuidString.lowercased()
         let drafts = [
             EventDraft(kind: .document, id: record.documentDigest.lowercased(), content: document, index: EventIndex(), skipIfKept: true),
-            EventDraft(kind: .consent, id: id, content: try CanonicalJSON.encode(ConsentContent(record: stripped, provenance: provenance)),
+            EventDraft(kind: .consent, id: id, content: try CanonicalJSON.encode(ConsentContent(record: stripped, pages: pages, provenance: provenance)),
                        index: EventIndex(documentDigest: record.documentDigest.lowercased(), signers: record.signers.map(\.name),
                                          user: provenance.user, device: provenance.device)),
         ]
         let events = try await database.append(drafts, blobs: [(pdfDigest, pdf)], condition: .none,
                                                recordedAt: StoreEvent.timestamp(date))
         guard let event = events.last, event.id == id else { throw .database("the consent's event was not appended") }
-        return StoredConsent(id: id, sequence: event.sequence, recordedAt: event.recordedAt, record: record, provenance: provenance)
+        return StoredConsent(id: id, sequence: event.sequence, recordedAt: event.recordedAt, record: record, pages: pages,
+                             provenance: provenance)
+    }
+
+    /// Whether `text` can be an event's identifier: 1 to 64 lower-case ASCII letters, digits and `-` (a UUID in lower
+    /// case is one).
+    public static func isIdentifier(_ text: String) -> Bool {
+        (1...64).contains(text.utf8.count) && text.utf8.allSatisfy { $0 == 45 || (48...57).contains($0) || (97...122).contains($0) }
     }
 
     /// Keeps a signature saved from the signature form cell.
@@ -169,18 +184,20 @@ public final class ConsentStore: Sendable {
     /// - Parameters:
     ///   - after: the page starts after this position; 0 for the first.
     ///   - limit: most signatures: 1...``ConsentQuery/maxLimit``.
-    public func signatures(after: Int64 = 0, limit: Int = 100) async throws(StoreError) -> [StoredSignature] {
+    /// - Returns: the signatures and the `after` of the next page, `nil` when this is the last.
+    public func signatures(after: Int64 = 0, limit: Int = 100) async throws(StoreError) -> (signatures: [StoredSignature], next: Int64?) {
         guard (1...ConsentQuery.maxLimit).contains(limit) else {
             throw .invalid(field: "limit", message: "must be in 1...\(ConsentQuery.maxLimit)")
         }
         var signatures: [StoredSignature] = []
-        for row in try await database.rows(kind: .signature, after: after, limit: limit) {
+        let rows = try await database.rows(kind: .signature, after: after, limit: limit + 1)
+        for row in rows.prefix(limit) {
             let content = try CanonicalJSON.decode(SignatureContent.self, row.event.content, event: row.event.id)
             signatures.append(StoredSignature(id: row.event.id, sequence: row.event.sequence, recordedAt: row.event.recordedAt,
                                               signature: content.signature, digest: content.digest, savedAt: content.savedAt,
                                               provenance: content.provenance))
         }
-        return signatures
+        return (signatures, rows.count > limit ? signatures.last?.sequence : nil)
     }
 
     /// Every event, oldest first, one page at a time, for an export.
@@ -206,7 +223,7 @@ public final class ConsentStore: Sendable {
                                           provenance: reason.provenance)
         }
         return StoredConsent(id: row.event.id, sequence: row.event.sequence, recordedAt: row.event.recordedAt, record: record,
-                             provenance: content.provenance, withdrawal: withdrawal)
+                             pages: content.pages, provenance: content.provenance, withdrawal: withdrawal)
     }
 
     /// The text of the document with this digest.

@@ -6,6 +6,8 @@ import SignatureInkConsent
 /// kept once per digest, which the record names), and where it came from.
 struct ConsentContent: Codable {
     var record: ConsentRecord
+    /// The PDF's page count.
+    var pages: Int
     var provenance: Provenance
 }
 

@@ -7,6 +7,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreachable(location: String, reason: String)
     /// No consent has this identifier.
     case unknownConsent(String)
+    /// An event with this identifier is kept already (a submission sent again).
+    case alreadyKept(String)
     /// The consent was withdrawn already, by the withdrawal named.
     case alreadyWithdrawn(consent: String, withdrawal: String, at: String)
     /// A value given to the store is not acceptable (an empty reason, a page size out of range), named by field.
@@ -20,6 +22,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case let .unreachable(location, reason): "the store at \(location) cannot be opened: \(reason)"
         case let .unknownConsent(id): "no consent has the identifier '\(id)'"
+        case let .alreadyKept(id): "a consent with the identifier '\(id)' is kept already"
         case let .alreadyWithdrawn(consent, withdrawal, at): "the consent '\(consent)' was withdrawn already, at \(at) (withdrawal '\(withdrawal)')"
         case let .invalid(field, message): "\(field): \(message)"
         case let .database(message): "the database failed: \(message)"

@@ -29,6 +29,8 @@ public struct StoredConsent: Sendable, Hashable {
     public var recordedAt: String
     /// The consent record, its document included: byte for byte the record returned at signing (``ConsentRecord/json``).
     public var record: ConsentRecord
+    /// The signed PDF's page count.
+    public var pages: Int
     /// Where it came from.
     public var provenance: Provenance
     /// Its withdrawal, or `nil` while it stands.

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import SignatureInkConsent
 import SignatureInkServer
+import SignatureInkStore
 import NIOCore
 import ServiceLifecycle
 
@@ -11,8 +12,34 @@ import ServiceLifecycle
 struct SignatureInkServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signature-ink-server",
-        abstract: "Serve the signature form cell and consent pages, and render stroke files over HTTP.",
-        discussion: "Stops gracefully on SIGINT or SIGTERM: requests in flight are answered first. LOG_LEVEL sets the log level.")
+        abstract: "Serve the signature form cell and consent pages, render stroke files over HTTP, and keep every consent.",
+        subcommands: [ServeCommand.self, ExportCommand.self, VerifyStoreCommand.self],
+        defaultSubcommand: ServeCommand.self)
+}
+
+/// Where the store is, shared by every subcommand.
+struct StoreOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The folder of the consent store (SQLite); created when missing.", valueName: "dir"))
+    var data = "signature-ink-data"
+
+    /// Opens the store, or fails naming it.
+    func open() async throws -> ConsentStore {
+        do {
+            return try await ConsentStore.open(data)
+        } catch {
+            throw ValidationError("--data: \(error)")
+        }
+    }
+}
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the pages and the API (the default).",
+        discussion: """
+            Stops gracefully on SIGINT or SIGTERM: requests in flight are answered first. LOG_LEVEL sets the log level. \
+            Every signed consent and saved signature is kept in the store (--data) before it is answered.
+            """)
 
     @Option(help: "The address to bind.")
     var host = "127.0.0.1"
@@ -50,6 +77,15 @@ struct SignatureInkServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("consent-document"), help: "The consent document of the consent pages (default: the sample study consent).")
     var consentDocument: String?
 
+    @OptionGroup var store: StoreOptions
+
+    @Flag(name: .customLong("no-store"), help: "Keep nothing: consents and signatures are answered but not kept, and the store's routes answer 404.")
+    var noStore = false
+
+    @Option(name: .customLong("admin-token-file"),
+            help: ArgumentHelp("A file whose first line is the administrator's token (16 bytes or more), which the store's routes require as Authorization: Bearer TOKEN; without it they answer 401.", valueName: "file"))
+    var adminTokenFile: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
         guard (1...(256 << 20)).contains(maxBody) else { throw ValidationError("--max-body must be in 1...268435456") }
@@ -70,17 +106,108 @@ struct SignatureInkServerCommand: AsyncParsableCommand {
                 throw ValidationError("--consent-document \(path): \(error)")
             }
         }
+        var token: AdminToken?
+        if let adminTokenFile {
+            do { token = try AdminToken(file: adminTokenFile) } catch { throw ValidationError("--admin-token-file \(error)") }
+        }
+        let kept = noStore ? nil : try await store.open()
         var limits = ServerConfiguration.defaultRenderLimits
         limits.maxWork = maxWork
         let configuration = ServerConfiguration(host: host, port: port, maxBody: maxBody, maxSamples: maxSamples, idleTimeout: idleTimeout,
                                                 requestTimeout: requestTimeout, renderLimits: limits, workers: workers, queueLength: queue,
                                                 workTimeout: workTimeout, shutdownGrace: shutdownGrace)
-        let app = try SignatureInkServer.application(configuration: configuration, consentDocument: document, logger: logger)
+        let app = try SignatureInkServer.application(configuration: configuration, consentDocument: document, store: kept,
+                                                     adminToken: token, logger: logger)
         // SIGTERM or SIGINT: no new connections; requests in flight have the grace to finish, then the server's
         // task is cancelled, which closes every connection and so stops the work still running (HangUpHandler).
         var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(shutdownGrace)
         group.maximumCancellationDuration = .seconds(2)
         try await ServiceGroup(configuration: group).run()
+        await kept?.close()
+    }
+}
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write every event of the store as NDJSON, oldest first, one event a line.",
+        discussion: "Each line has the event's sequence, kind, id, recordedAt, content (JSON), and its three SHA-256 digests.")
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: "Start after this event (0 for all).")
+    var after: Int64 = 0
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The NDJSON file (default: standard output).", valueName: "file.ndjson"))
+    var output: String?
+
+    func run() async throws {
+        let kept = try await store.open()
+        let handle: FileHandle
+        var temporary: String?
+        if let output {
+            temporary = output + ".partial"
+            guard FileManager.default.createFile(atPath: temporary!, contents: nil), let file = FileHandle(forWritingAtPath: temporary!) else {
+                throw ValidationError("--output \(output): cannot be written")
+            }
+            handle = file
+        } else {
+            handle = .standardOutput
+        }
+        var cursor = after
+        var count = 0
+        do {
+            while true {
+                let events = try await kept.events(after: cursor, limit: ConsentQuery.maxLimit)
+                guard let last = events.last else { break }
+                try handle.write(contentsOf: events.flatMap(\.exportLine))
+                cursor = last.sequence
+                count += events.count
+            }
+            if let output, let temporary {
+                try handle.synchronize()
+                try handle.close()
+                _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: output), withItemAt: URL(fileURLWithPath: temporary))
+            }
+        } catch {
+            if let temporary { try? FileManager.default.removeItem(atPath: temporary) }
+            await kept.close()
+            FileHandle.standardError.write(Data("error: \(store.data): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        await kept.close()
+        if let output { print("\(output): \(count) event\(count == 1 ? "" : "s")") }
+    }
+}
+
+struct VerifyStoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify-store",
+        abstract: "Walk the store's hash chain and check every event, document, record and PDF.",
+        discussion: """
+            Exit status 0 when everything matches, printing the number of events and the last one's SHA-256 (keep it \
+            elsewhere: a later run that does not reach it means events were cut off); 1 naming the first event that \
+            does not match.
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        let kept = try await store.open()
+        let verification: StoreVerification
+        do {
+            verification = try await kept.verify()
+        } catch {
+            await kept.close()
+            FileHandle.standardError.write(Data("error: \(store.data): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        await kept.close()
+        if let failure = verification.failure {
+            FileHandle.standardError.write(Data("error: \(store.data): \(failure)\n".utf8))
+            throw ExitCode.failure
+        }
+        print("ok: \(verification.events) event\(verification.events == 1 ? "" : "s"), head \(verification.head)")
     }
 }

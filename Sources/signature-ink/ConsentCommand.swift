@@ -79,6 +79,11 @@ struct ConsentSignCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The consent record (JSON).", valueName: "file.json"))
     var record: String
 
+    @Option(help: ArgumentHelp("""
+        Also keep the consent in this consent store (the folder signature-ink-server --data uses), committed before         the files are written.
+        """, valueName: "dir"))
+    var store: String?
+
     @OptionGroup var input: InputOptions
 
     func validate() throws {
@@ -139,10 +144,21 @@ struct ConsentSignCommand: ParsableCommand {
         let stagedPDF = try OutputWriter.stage(signed.pdf, to: output)
         let stagedRecord: OutputWriter.Staged
         do { stagedRecord = try OutputWriter.stage(signed.record.json, to: record) } catch { stagedPDF.discard(); throw error }
+        var kept: String?
+        if let store {
+            do {
+                kept = try StoreBridge.keep(signed, in: store)
+            } catch {
+                stagedPDF.discard()
+                stagedRecord.discard()
+                throw InputFailure(path: store, reason: "\(error); nothing was written")
+            }
+        }
         do { try stagedPDF.commit() } catch { stagedRecord.discard(); throw error }
         try stagedRecord.commit()
         let count = signed.record.signers.count
-        print("\(output): \(consent.title), \(count) signer\(count == 1 ? "" : "s"); record \(record)")
+        print("\(output): \(consent.title), \(count) signer\(count == 1 ? "" : "s"); record \(record)"
+              + (kept.map { "; kept in \(store ?? "") as \($0)" } ?? ""))
     }
 
     /// The option that gave the part of the submission at fault.

@@ -10,7 +10,7 @@ Usage: python3 Tests/API/run.py SERVER_BINARY SCHEMATHESIS_BINARY      (make tes
 Environment: API_EXAMPLES (cases per operation, default 25), API_SEED (default a fixed seed, so that a run repeats;
 schemathesis prints the seed it used).
 """
-import os, signal, socket, subprocess, sys, time
+import os, shutil, signal, socket, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
@@ -30,7 +30,14 @@ def main():
     port = free_port()
     started = time.monotonic()
     log = open(os.path.join(work, "server.log"), "wb")
-    process = subprocess.Popen([server, "--host", "127.0.0.1", "--port", str(port)], stdout=log, stderr=log)
+    # A new store for each run, and the administrator's token, which every request carries, so that the store's
+    # routes are exercised too (schemathesis's ignored_auth check sends them without it and expects 401).
+    data = tempfile.mkdtemp(prefix="signature-ink-api-")
+    token = "api-test-token-" + os.urandom(8).hex()
+    with open(os.path.join(data, "token"), "w") as f:
+        f.write(token + "\n")
+    process = subprocess.Popen([server, "--host", "127.0.0.1", "--port", str(port), "--data", os.path.join(data, "store"),
+                                "--admin-token-file", os.path.join(data, "token")], stdout=log, stderr=log)
     try:
         for _ in range(100):
             try:
@@ -44,7 +51,7 @@ def main():
         command = [schemathesis, "--no-color", "--config-file", os.path.join(here, "schemathesis.toml"), "run",
                    "http://127.0.0.1:%d/openapi.yaml" % port, "--checks", "all",
                    "--max-examples", os.environ.get("API_EXAMPLES", "25"), "--seed", os.environ.get("API_SEED", "20261125"),
-                   "--generation-database", "none"]
+                   "--generation-database", "none", "--header", "Authorization: Bearer " + token]
         status = subprocess.run(command, cwd=work).returncode
         if process.poll() is not None:
             print("error: signature-ink-server exited during the run (status %s; log: %s)" % (process.returncode, log.name),
@@ -57,6 +64,7 @@ def main():
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
+        shutil.rmtree(data, ignore_errors=True)
     print("schemathesis against signature-ink-server: %s in %.1f s" % ("no issues" if status == 0 else "FAILED",
                                                                        time.monotonic() - started))
     return status

@@ -9,7 +9,7 @@ Tests/Browser/artifacts/.
 
 Usage: python3 Tests/Browser/test_pages.py SERVER_BINARY      (make test-browser runs it)
 """
-import base64, hashlib, json, os, re, signal, socket, struct, subprocess, sys, tempfile, time, urllib.error, urllib.request, zlib
+import base64, hashlib, json, os, re, shutil, signal, socket, struct, subprocess, sys, tempfile, time, urllib.error, urllib.request, zlib
 
 import yaml
 
@@ -330,6 +330,18 @@ def consent(driver, base, downloads, server_binary):
           and record.get("sharing") == "investigatorOnly"
           and [s.get("name") for s in record.get("signers", [])] == ["Ada Lovelace", "Charles Babbage"],
           "the record holds the decisions, the sharing answer and the signers as walked")
+    # The server kept it before answering: the page gives its reference, and the administrator reads back the same
+    # PDF and record.
+    match = re.search(r"kept under the reference ([0-9a-f-]{36})", driver.find_element(By.TAG_NAME, "body").text)
+    check(match is not None, "the done page gives the reference the consent is kept under")
+    if match:
+        def admin_get(path):
+            request = urllib.request.Request(base + path, headers={"Authorization": "Bearer " + ADMIN_TOKEN})
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.read()
+        check(admin_get("/consents/%s/pdf" % match.group(1)) == data, "the store's copy of the PDF is the one downloaded")
+        kept = json.loads(admin_get("/consents/%s" % match.group(1)))
+        check(kept.get("record", "").encode() == record_bytes, "the store's copy of the record is the one downloaded")
     # The command line checks every digest of the pair: the document's, each signature's and the PDF's.
     cli = os.path.join(os.path.dirname(server_binary), "signature-ink")
     check(os.path.exists(cli), "signature-ink is built beside the server (%s)" % cli)
@@ -418,12 +430,20 @@ def graceful_stop(process, port):
     check(process.wait(timeout=10) == 0, "the server stops gracefully on SIGTERM")
 
 
+# The administrator's token the server under test is started with.
+ADMIN_TOKEN = "browser-test-token-" + os.urandom(8).hex()
+
+
 def main():
     server = sys.argv[1]
     os.makedirs(artifacts, exist_ok=True)
     port = free_port()
     started = time.monotonic()
-    process = subprocess.Popen([server, "--port", str(port), "--request-timeout", "1"],
+    store = tempfile.mkdtemp(prefix="signature-ink-browser-")
+    with open(os.path.join(store, "token"), "w") as f:
+        f.write(ADMIN_TOKEN + "\n")
+    process = subprocess.Popen([server, "--port", str(port), "--request-timeout", "1", "--data", os.path.join(store, "data"),
+                                "--admin-token-file", os.path.join(store, "token")],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
@@ -446,6 +466,7 @@ def main():
     finally:
         if process.poll() is None:
             process.kill()
+        shutil.rmtree(store, ignore_errors=True)
     print("browser tests: %d checks failed, %.1f s" % (len(failures), time.monotonic() - started))
     return 1 if failures else 0
 

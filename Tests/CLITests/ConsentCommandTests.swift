@@ -4,6 +4,7 @@ import InkTestSupport
 import SignatureInk
 import SignatureInkFormats
 import SignatureInkRender
+import SignatureInkStore
 import Testing
 
 @Suite struct ConsentCommandTests {
@@ -39,6 +40,28 @@ import Testing
         let letter = try CLIRunner.run(Self.signing(dir, extra: ["--page-size", "letter"]))
         #expect(letter.status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir.path("signed.pdf"))) != pdf)
+    }
+
+    @Test func aConsentSignedWithStoreIsKeptThereAsWritten() async throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.path("store")
+        let first = try CLIRunner.run(Self.signing(dir, extra: ["--store", store]))
+        #expect(first.status == 0, "\(first.stderr)")
+        let id = try #require(first.stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        #expect(first.stdout.contains("kept in \(store) as \(id)"))
+        let opened = try await ConsentStore.open(store)
+        let kept = try await opened.consent(id: id)
+        #expect(kept.record.json == Array(try Data(contentsOf: URL(fileURLWithPath: dir.path("signed.json")))))
+        #expect(try await opened.pdf(ofConsent: id) == Array(try Data(contentsOf: URL(fileURLWithPath: dir.path("signed.pdf")))))
+        #expect(try await opened.verify().failure == nil)
+        await opened.close()
+        // A store that cannot be opened: nothing is written.
+        let blocked = try TemporaryDirectory()
+        try Data().write(to: URL(fileURLWithPath: blocked.path("file")))
+        let refused = try CLIRunner.run(Self.signing(blocked, extra: ["--store", blocked.path("file") + "/store"]))
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("Not a directory; nothing was written"), "\(refused.stderr)")
+        #expect(try blocked.files() == ["file"])
     }
 
     @Test func verifyNamesWhatNoLongerMatches() throws {

@@ -41,7 +41,8 @@ def free_port():
 class Server:
     def __init__(self, binary, *flags):
         self.port = free_port()
-        self.process = subprocess.Popen([binary, "--port", str(self.port), *flags], stdout=subprocess.DEVNULL,
+        # Nothing here is about the store: a server that keeps nothing.
+        self.process = subprocess.Popen([binary, "--port", str(self.port), "--no-store", *flags], stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL, env={**os.environ, "LOG_LEVEL": "error"})
         for _ in range(200):
             try:

@@ -187,7 +187,7 @@ import Testing
     static let badBodies: [(String, @Sendable () throws -> Any, String)] = [
         ("decisions not an array", { ["decisions": 5, "signers": []] }, "decisions: expected an array"),
         ("an unknown field", { try body(extra: ["date": "2026-11-25"]) },
-         "body: unknown field 'date'; expected one of decisions, sharing, utcOffsetMinutes, pageSize, signers"),
+         "body: unknown field 'date'; expected one of submission, document, decisions, sharing, utcOffsetMinutes, pageSize, signers"),
         ("an unknown signer field", { try body(signers: [["slot": "participant", "nmae": "Ada"]]) },
          "signers[0]: unknown field 'nmae'; expected one of slot, name, ink"),
         ("an unknown decision", { try body(decisions: [["form": "study", "decision": "maybe"]]) },

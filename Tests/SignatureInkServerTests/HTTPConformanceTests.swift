@@ -213,9 +213,10 @@ enum RawHTTP {
 
     /// A method a routed path does not take, and the `Allow` it gets.
     static let otherMethods: [(HTTPRequest.Method, String, String)] = [
-        (.delete, "/render", "POST"), (.put, "/render", "POST"), (.get, "/render", "POST"), (.patch, "/signatures", "POST"),
+        (.delete, "/render", "POST"), (.put, "/render", "POST"), (.get, "/render", "POST"), (.patch, "/signatures", "GET, HEAD, POST"),
         (.post, "/", "GET, HEAD"), (.delete, "/consent", "GET, HEAD"), (.put, "/assets/form-cell.js", "GET, HEAD"),
         (.post, "/consent/document", "GET, HEAD"), (.get, "/consent/sign", "POST"), (.options, "/openapi.yaml", "GET, HEAD"),
+        (.delete, "/consents/some-id", "GET, HEAD"), (.get, "/consents/some-id/withdrawal", "POST"), (.post, "/store/verify", "GET, HEAD"),
     ]
 
     @Test(arguments: otherMethods.indices)
@@ -304,7 +305,9 @@ enum RawHTTP {
     /// The bounds of every `/render` query parameter in openapi.yaml that has any (each parameter is one line there).
     static let describedBounds: [DescribedBounds] = {
         let url = TestData.repositoryRoot.appendingPathComponent("Sources/SignatureInkServer/Public/openapi.yaml")
-        let yaml = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        let whole = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        // The /render operation only: from its path to the next path.
+        let yaml = whole.components(separatedBy: "\n  /render:").dropFirst().first?.components(separatedBy: "\n  /signatures:").first ?? ""
         func number(_ line: Substring, _ key: String) -> Double? {
             guard let range = line.range(of: key + ": ") else { return nil }
             return Double(line[range.upperBound...].prefix { "0123456789.e+-".contains($0) })

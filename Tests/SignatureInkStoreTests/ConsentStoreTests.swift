@@ -40,8 +40,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let signed = try Self.signed()
         let store = try await ConsentStore.open(folder)
-        let kept = try await store.keep(signed.record, pdf: signed.pdf, provenance: Provenance(client: "192.0.2.1"))
-        let again = try await store.keep(signed.record, pdf: signed.pdf)
+        let kept = try await store.keep(signed.record, pdf: signed.pdf, pages: 3, provenance: Provenance(client: "192.0.2.1"))
+        let again = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
         #expect(kept.id != again.id)
         let read = try await store.consent(id: kept.id)
         #expect(read.record.json == signed.record.json)
@@ -70,8 +70,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let signed = try Self.signed()
         let store = try await ConsentStore.open(folder)
-        let kept = try await store.keep(signed.record, pdf: signed.pdf)
-        let other = try await store.keep(signed.record, pdf: signed.pdf)
+        let kept = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
+        let other = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
         let withdrawal = try await store.withdraw(consent: kept.id, reason: "asked by phone")
         let read = try await store.consent(id: kept.id)
         #expect(read.withdrawal == withdrawal)
@@ -102,7 +102,7 @@ import Testing
         var ids: [String] = []
         for (i, name) in names.enumerated() {
             let signed = try Self.signed(participant: name)
-            ids.append(try await store.keep(signed.record, pdf: signed.pdf, at: Date(timeIntervalSince1970: 1_800_000_000 + Double(i) * 3600)).id)
+            ids.append(try await store.keep(signed.record, pdf: signed.pdf, pages: 3, at: Date(timeIntervalSince1970: 1_800_000_000 + Double(i) * 3600)).id)
         }
         func found(_ query: ConsentQuery) async throws -> [String] { try await store.consents(query).consents.map(\.id) }
         #expect(try await found(ConsentQuery(signerName: "ADA")) == [ids[0], ids[3]])
@@ -131,6 +131,24 @@ import Testing
         await store.close()
     }
 
+    @Test func aSubmissionSentTwiceIsKeptOnce() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let signed = try Self.signed()
+        let store = try await ConsentStore.open(folder)
+        let kept = try await store.keep(signed.record, pdf: signed.pdf, pages: 3, id: "7c1e-submission")
+        #expect(kept.id == "7c1e-submission")
+        await #expect(throws: StoreError.alreadyKept("7c1e-submission")) {
+            try await store.keep(signed.record, pdf: signed.pdf, pages: 3, id: "7c1e-submission")
+        }
+        await #expect(throws: StoreError.invalid(field: "id", message: "must be 1 to 64 lower-case letters, digits and '-'")) {
+            try await store.keep(signed.record, pdf: signed.pdf, pages: 3, id: "Not/An Id")
+        }
+        #expect(try await store.events().map(\.kind) == [.document, .consent])
+        #expect(try await store.consent(id: "7c1e-submission").pages == 3)
+        await store.close()
+    }
+
     @Test func aPDFThatIsNotTheRecordsIsRefusedAndNothingIsKept() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -138,10 +156,10 @@ import Testing
         let store = try await ConsentStore.open(folder)
         var pdf = signed.pdf
         pdf[pdf.count / 2] ^= 1
-        await #expect(throws: StoreError.self) { try await store.keep(signed.record, pdf: pdf) }
+        await #expect(throws: StoreError.self) { try await store.keep(signed.record, pdf: pdf, pages: 3) }
         var record = signed.record
         record.document += " "
-        await #expect(throws: StoreError.self) { try await store.keep(record, pdf: signed.pdf) }
+        await #expect(throws: StoreError.self) { try await store.keep(record, pdf: signed.pdf, pages: 3) }
         #expect(try await store.events().isEmpty)
         await store.close()
     }
@@ -152,8 +170,12 @@ import Testing
         let store = try await ConsentStore.open(folder)
         let first = try await store.keep(signature: #"{"strokes":[]}"#, digest: "a", savedAt: 1, provenance: Provenance(user: "u1", device: "d1"))
         let second = try await store.keep(signature: #"{"strokes":[[]]}"#, digest: "b", savedAt: 2)
-        #expect(try await store.signatures() == [first, second])
-        #expect(try await store.signatures(after: first.sequence) == [second])
+        #expect(try await store.signatures().signatures == [first, second])
+        #expect(try await store.signatures().next == nil)
+        let page = try await store.signatures(limit: 1)
+        #expect(page.signatures == [first])
+        #expect(page.next == first.sequence)
+        #expect(try await store.signatures(after: first.sequence).signatures == [second])
         await store.close()
     }
 
@@ -162,7 +184,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let signed = try Self.signed()
         let store = try await ConsentStore.open(folder)
-        let kept = try await store.keep(signed.record, pdf: signed.pdf)
+        let kept = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
         try await store.withdraw(consent: kept.id, reason: "a \"quoted\"\nreason")
         for event in try await store.events() {
             let line = event.exportLine
@@ -191,7 +213,7 @@ import Testing
         let verification = try await one.verify()
         #expect(verification.failure == nil)
         #expect(verification.events == 40)
-        #expect(Set(try await two.signatures().map(\.digest)) == Set((0..<40).map(String.init)))
+        #expect(Set(try await two.signatures().signatures.map(\.digest)) == Set((0..<40).map(String.init)))
         await one.close()
         await two.close()
     }
@@ -231,8 +253,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let signed = try Self.signed()
         let store = try await ConsentStore.open(folder)
-        let first = try await store.keep(signed.record, pdf: signed.pdf)
-        _ = try await store.keep(signed.record, pdf: signed.pdf)
+        let first = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
+        _ = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
         try await store.withdraw(consent: first.id, reason: "by phone")
         _ = try await store.keep(signature: "{}", digest: "a", savedAt: 1)
         #expect(try await store.verify().failure == nil)

@@ -41,9 +41,23 @@ function markup(text) {
   return out;
 }
 
+// A new identifier for one walk-through's submission (a version 4 UUID): the server keeps the consent under it, so a
+// submission sent again after a lost answer is kept once. crypto.getRandomValues works on plain HTTP too.
+function newSubmissionID() {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 class ConsentWalkThrough {
-  constructor(document) {
+  // `digest` is the document's SHA-256 (the ETag of /consent/document): the server refuses a submission for
+  // another version than the one this page shows.
+  constructor(document, digest) {
     this.doc = document;
+    this.digest = digest;
+    this.submission = newSubmissionID();
     const visible = document.sections.filter((s) => s.kind !== "onlyInDocument").map((s) => s.identifier);
     this.forms = document.forms.length ? document.forms
       : (visible.length ? [{ identifier: "consent", title: document.title, sections: visible, mandatory: true }] : []);
@@ -182,6 +196,7 @@ class ConsentWalkThrough {
     } else if (s.kind === "done") {
       $("title").textContent = "Thank you";
       $("body").append(el("p", `Your signed consent (${this.result.pages} pages) and its record are ready.`));
+      if (this.result.id) $("body").append(el("p", `It is kept under the reference ${this.result.id}.`));
       const pdf = URL.createObjectURL(new Blob([Uint8Array.from(atob(this.result.pdf), (c) => c.charCodeAt(0))], { type: "application/pdf" }));
       const record = URL.createObjectURL(new Blob([this.result.record], { type: "application/json" }));
       $("body").append(el("a", "Download the signed PDF", { href: pdf, download: "consent.pdf", id: "download-pdf", class: "download" }));
@@ -206,8 +221,9 @@ class ConsentWalkThrough {
   }
 
   async submit() {
-    const body = { decisions: this.decisions, sharing: this.sharing, utcOffsetMinutes: -new Date().getTimezoneOffset(),
-                   pageSize: "a4", signers: this.collected };
+    const body = { submission: this.submission, decisions: this.decisions, sharing: this.sharing,
+                   utcOffsetMinutes: -new Date().getTimezoneOffset(), pageSize: "a4", signers: this.collected };
+    if (this.digest) body.document = this.digest;
     try {
       const response = await fetch("/consent/sign", { method: "POST", headers: { "Content-Type": "application/json" },
                                                      body: JSON.stringify(body) });
@@ -222,4 +238,7 @@ class ConsentWalkThrough {
   }
 }
 
-fetch("/consent/document").then((r) => r.json()).then((d) => { window.consentWalkThrough = new ConsentWalkThrough(d); });
+fetch("/consent/document").then(async (r) => {
+  const digest = (r.headers.get("ETag") || "").replaceAll('"', "") || null;
+  window.consentWalkThrough = new ConsentWalkThrough(await r.json(), digest);
+});

@@ -81,8 +81,9 @@ final class SQLiteDatabase: StoreDatabase {
                     var head = try Row.fetchOne(db, sql: "SELECT sequence, sha256 FROM event ORDER BY sequence DESC LIMIT 1")
                         .map { ChainHead(sequence: $0[0], sha256: $0[1]) }
                     for draft in drafts {
-                        if draft.skipIfKept, try Bool.fetchOne(db, sql: "SELECT 1 FROM event WHERE id = ?", arguments: [draft.id]) != nil {
-                            continue
+                        if try Bool.fetchOne(db, sql: "SELECT 1 FROM event WHERE id = ?", arguments: [draft.id]) != nil {
+                            if draft.skipIfKept { continue }
+                            throw StoreError.alreadyKept(draft.id)
                         }
                         let event = StoreEvent(kind: draft.kind, id: draft.id, recordedAt: recordedAt, content: draft.content, after: head)
                         try db.execute(
@@ -225,6 +226,12 @@ final class SQLiteDatabase: StoreDatabase {
     /// What an error says, without the SQL it came from.
     private static func words(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
-        return "\(error)"
+        // A file system error: the system's words for its cause ("Not a directory", "Permission denied").
+        let cocoa = error as NSError
+        if let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? any Error {
+            let cause = underlying as NSError
+            if cause.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(cause.code))) }
+        }
+        return cocoa.localizedDescription
     }
 }
