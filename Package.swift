@@ -130,7 +130,7 @@ let package = Package(
             name: "doc-examples",
             dependencies: [
                 "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent", "SignatureInkForms",
-                "SignatureInkServer", .product(name: "Logging", package: "swift-log"),
+                "SignatureInkServer", "SignatureInkStore", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/DocExamples",
             swiftSettings: strict),

@@ -9,6 +9,7 @@ import SignatureInkFormats
 import SignatureInkForms
 import SignatureInkRender
 import SignatureInkServer
+import SignatureInkStore
 
 enum GettingStarted {
     static func renderOneFile() throws -> ([UInt8], String, [UInt8]) {
@@ -158,5 +159,18 @@ enum CaptureSessions {
         var live = Path()
         _ = session.appendNewGeometry(to: &live)                  // only what is new since the last frame
         try session.handle(PointerEvent(.up, sample: InkSample(x: 180, y: 60, t: 420)))
+    }
+}
+
+enum SignatureInkStoreOverview {
+    static func keep(signed: ConsentSubmission.Signed) async throws -> StoreVerification {
+        let store = try await ConsentStore.open("signature-ink-data")
+        let kept = try await store.keep(signed.record, pdf: signed.pdf, pages: signed.pageCount,
+                                        provenance: Provenance(client: "192.0.2.10"))
+        let found = try await store.consents(ConsentQuery(signerName: "lovelace", withdrawn: false))
+        try await store.withdraw(consent: kept.id, reason: "Asked by phone on 2026-12-01")
+        let verification = try await store.verify()      // verification.failure == nil, verification.head
+        _ = found
+        return verification
     }
 }
