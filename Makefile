@@ -48,9 +48,13 @@ build: deps
 # position-dependent executable, which leaves the loader 85,000 fewer relocations to apply at start; exporting only
 # the Cairo, fontconfig and FreeType functions that Pango must share; and linked by Scripts/link-release with
 # --as-needed, so that Pango and qpdf, which the engine opens only when text is drawn or a form is signed, are not
-# loaded by every process.
+# loaded by every process; and with concrete types' metadata reached through their accessors rather than by mangled
+# name, so that a process does not scan every protocol conformance record in the binary the first time it builds a
+# [String: String] or an array of ranges (three scans took 0.69 M of the 3.59 M instructions of rendering one sample
+# file, 0.9 M fewer with the flag).
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie \
-	-Xswiftc -ld-path=$(CURDIR)/Scripts/link-release -Xlinker --no-export-dynamic
+	-Xswiftc -ld-path=$(CURDIR)/Scripts/link-release -Xlinker --no-export-dynamic \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product signature-ink
 	@echo "signature-ink is $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/signature-ink"

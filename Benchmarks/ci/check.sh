@@ -18,8 +18,10 @@
 # - Instruction counts of PNG and SVG end to end under callgrind (ci/instructions.sh), because this machine's kind
 #   has no perf counters for package-benchmark's `instructions` metric; tolerance 2 %.
 # SIGNATURE_INK_BENCH_CI=1 shortens the Raster, Vector and Batch runs to a few iterations.
-# package-benchmark exits 2 on a regression (fails here) and 4 when every deviation is an improvement (passes
-# here with a notice to re-record).
+# package-benchmark's tool exits 2 on a regression and 4 when every deviation is an improvement, but `swift package`
+# turns any error its plugin throws into exit status 1; the plugin's error names which it was, so the verdict is read
+# from the output: a regression fails here, an improvement passes with a notice to re-record, and anything else (a
+# crash) is retried once.
 # package-benchmark 1.38 writes a thresholds file with the benchmark name's spaces as underscores but looks it up
 # by the name as it is, so benchmark names must have no spaces. Should a Capture or Simplify name gain spaces (and
 # no underscores), an update renames its file back to the exact name.
@@ -36,19 +38,33 @@ status=0
 # The steps that failed, named again at the end, where a log's tail shows them.
 failed=()
 
+output=$(mktemp)
+trap 'rm -f "$output"' EXIT
+
+# Runs `swift package ARGS` and prints its verdict: 0 passed, 2 a regression, 4 only improvements, else a failure.
+verdict() {
+    swift package "$@" 2>&1 | tee "$output"
+    local rc=${PIPESTATUS[0]}
+    if [ "$rc" = 0 ]; then return 0; fi
+    if grep -q "error: benchmarkThresholdRegression" "$output"; then return 2; fi
+    if grep -q "error: benchmarkThresholdImprovement" "$output"; then return 4; fi
+    return "$rc"
+}
+
 run() {
     echo "+ swift package $*"
-    swift package "$@"
+    verdict "$@"
     local rc=$?
     if [ "$rc" != 0 ] && [ "$rc" != 2 ] && [ "$rc" != 4 ]; then
         # Not a threshold verdict: the swift-package process itself crashed once here (in libdispatch). Retry once.
         echo "notice: swift package exited with $rc; retrying once"
-        swift package "$@"
+        verdict "$@"
         rc=$?
     fi
     case "$rc" in
         0) ;;
         4) echo "notice: better than the committed thresholds; run 'make bench-update' and commit Benchmarks/Thresholds" ;;
+        2) status=1; failed+=("swift package $* (worse than the committed thresholds)") ;;
         *) status=1; failed+=("swift package $*") ;;
     esac
 }
