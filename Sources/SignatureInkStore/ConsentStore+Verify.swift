@@ -9,7 +9,7 @@ extension ConsentStore {
     /// the event before and its own SHA-256 are what its bytes give; that the columns the database keeps beside it to
     /// find it (a consent's document and signers, the consent a withdrawal names) are what its content says; that a
     /// document's identifier is its digest; that a consent's document comes before it and its record verifies against
-    /// its kept PDF (``ConsentRecord/verify(pdf:)``: the document's, each signature's and the PDF's SHA-256); and that a
+    /// its kept PDF (`ConsentRecord.verify(pdf:)`: the document's, each signature's and the PDF's SHA-256); and that a
     /// withdrawal names an earlier consent not withdrawn before.
     ///
     /// What it proves and what it does not: a row changed by hand, an event removed or inserted in the middle, or a

@@ -27,7 +27,7 @@ public struct StoredConsent: Sendable, Hashable {
     public var sequence: Int64
     /// When the store kept it, ISO 8601 in UTC with milliseconds.
     public var recordedAt: String
-    /// The consent record, its document included: byte for byte the record returned at signing (``ConsentRecord/json``).
+    /// The consent record, its document included: byte for byte the record returned at signing (`ConsentRecord.json`).
     public var record: ConsentRecord
     /// The signed PDF's page count.
     public var pages: Int

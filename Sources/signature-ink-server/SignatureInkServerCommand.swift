@@ -168,7 +168,10 @@ struct ExportCommand: AsyncParsableCommand {
             if let output, let temporary {
                 try handle.synchronize()
                 try handle.close()
-                _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: output), withItemAt: URL(fileURLWithPath: temporary))
+                // rename(2): the finished file replaces any earlier one at once, and a failed export leaves none.
+                guard rename(temporary, output) == 0 else {
+                    throw ValidationError("--output \(output): cannot be written: \(String(cString: strerror(errno)))")
+                }
             }
         } catch {
             if let temporary { try? FileManager.default.removeItem(atPath: temporary) }

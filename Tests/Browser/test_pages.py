@@ -355,9 +355,11 @@ def consent(driver, base, downloads, server_binary):
               % (verified.stdout + verified.stderr).strip()[:200])
 
 
-def http(base, method, path, body=None):
+def http(base, method, path, body=None, token=None):
     """(status, content type, body) of one request; a body is sent as JSON, the type every JSON route reads."""
     headers = {"Content-Type": "application/json"} if body is not None else {}
+    if token:
+        headers["Authorization"] = "Bearer " + token
     request = urllib.request.Request(base + path, data=body, method=method, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
@@ -376,10 +378,21 @@ def http_checks(base, port):
         print(error)
     check(status == 200 and description.get("openapi", "").startswith("3."), "/openapi.yaml is valid YAML OpenAPI 3")
     for path, methods in description.get("paths", {}).items():
-        concrete = path.replace("{name}", "form-cell.js")
-        for method in methods:
-            code, kind, _ = http(base, method.upper(), concrete, b"" if method == "post" else None)
-            answered = code == 200 if method == "get" else (400 <= code < 500 and code not in (404, 405) and kind.startswith("application/json"))
+        concrete = path.replace("{name}", "form-cell.js").replace("{id}", "no-such-consent")
+        for method, operation in methods.items():
+            body = b"" if method == "post" else None
+            token = None
+            if operation.get("security"):
+                # The administrator's routes: nothing without the token, an answer with it.
+                code, kind, _ = http(base, method.upper(), concrete, body)
+                check(code == 401 and kind.startswith("application/json"),
+                      "%s %s refuses a request without the administrator's token (%d)" % (method.upper(), path, code))
+                token = ADMIN_TOKEN
+            code, kind, _ = http(base, method.upper(), concrete, body, token)
+            if method == "get":
+                answered = code == (404 if "{id}" in path else 200)
+            else:
+                answered = 400 <= code < 500 and code not in (404, 405) and kind.startswith("application/json")
             check(answered, "%s %s answers as described (%d)" % (method.upper(), path, code))
     # A client that sends its headers and then trickles its declared body a byte every 0.2 s, which keeps an idle
     # timeout from ever firing: 408 at the request timeout (1 s here), and the connection closed.
