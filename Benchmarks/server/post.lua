@@ -1,7 +1,8 @@
--- wrk script: POST the file named by BODY_FILE to the URL wrk is given. With BAD_BODIES (files separated by ':'),
--- each request posts the next of those files instead. The answers are counted by status and printed at the end.
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
+-- wrk script: POST the file named by BODY_FILE to the URL wrk is given (METHOD=GET without BODY_FILE: GET it). With
+-- BAD_BODIES (files separated by ':'), each request posts the next of those files instead. The answers are counted
+-- by status and printed at the end.
+wrk.method = os.getenv("METHOD") or "POST"
+if wrk.method == "POST" then wrk.headers["Content-Type"] = "application/json" end
 
 local function read(name)
   local file = assert(io.open(name, "rb"))
@@ -13,7 +14,7 @@ end
 local bad = os.getenv("BAD_BODIES")
 local requests, threads, next = {}, {}, 0
 if bad == nil or bad == "" then
-  wrk.body = read(os.getenv("BODY_FILE"))
+  if os.getenv("BODY_FILE") then wrk.body = read(os.getenv("BODY_FILE")) end
 else
   for name in string.gmatch(bad, "[^:]+") do
     table.insert(requests, wrk.format("POST", nil, nil, read(name)))

@@ -93,7 +93,7 @@ def main():
                                                          headers={"Authorization": "Bearer " + token})
                         id = json.load(urllib.request.urlopen(request))["consents"][0]["id"]
                         result = wrk("http://127.0.0.1:%d/consents/%s" % (port, id), options.seconds, options.connections,
-                                     post.replace("post.lua", "get.lua"), headers=["Authorization: Bearer " + token])
+                                     post, headers=["Authorization: Bearer " + token], env={"METHOD": "GET"})
                         figures["read one consent"].append(result)
                         print("round %d, read one consent: %.1f reads/s, p99 %.2f ms, answers %s" % (round + 1, *result), flush=True)
                 finally:
