@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Crypto
-public import FoundationEssentials
+import FoundationEssentials
 import SignatureInkFormats
 
 /// One entry of the store's log: every consent document, consent, saved signature and withdrawal is one event, and
