@@ -53,7 +53,7 @@ enum StoreRoutes {
             let withdrawal = try await run {
                 try await store.withdraw(consent: id, reason: reason, provenance: Provenance(client: client(of: context)))
             }
-            var response = try Response.json(WithdrawalSummary(withdrawal))
+            var response = try Response.json(withdrawal)
             response.status = .created
             return response
         }
@@ -61,7 +61,7 @@ enum StoreRoutes {
             let store = try admitted(request)
             let (after, limit) = try paging(request.uri.queryParameters, known: [])
             let page = try await run { try await store.signatures(after: after, limit: limit) }
-            return try .json(SignatureList(signatures: page.signatures.map(SavedSignature.init), next: page.next))
+            return try .json(SignatureList(signatures: page.signatures, next: page.next))
         }
         router.get("/events") { request, _ -> Response in
             let store = try admitted(request)
@@ -218,7 +218,7 @@ enum StoreRoutes {
         var pdfSHA256: String
         var signers: [SignerSummary]
         var provenance: Provenance
-        var withdrawal: WithdrawalSummary?
+        var withdrawal: StoredWithdrawal?
 
         init(_ consent: StoredConsent) {
             id = consent.id
@@ -233,7 +233,7 @@ enum StoreRoutes {
                 SignerSummary(slot: $0.slot, role: $0.role, name: $0.name, date: $0.date, signatureDigest: $0.signatureDigest)
             }
             provenance = consent.provenance
-            withdrawal = consent.withdrawal.map(WithdrawalSummary.init)
+            withdrawal = consent.withdrawal
         }
     }
 
@@ -251,44 +251,8 @@ enum StoreRoutes {
         enum Keys: String, CodingKey { case record }
     }
 
-    struct WithdrawalSummary: Encodable {
-        var id: String
-        var consent: String
-        var recordedAt: String
-        var reason: String
-        var provenance: Provenance
-
-        init(_ withdrawal: StoredWithdrawal) {
-            id = withdrawal.id
-            consent = withdrawal.consent
-            recordedAt = withdrawal.recordedAt
-            reason = withdrawal.reason
-            provenance = withdrawal.provenance
-        }
-    }
-
-    struct SavedSignature: Encodable {
-        var id: String
-        var sequence: Int64
-        var recordedAt: String
-        var signature: String
-        var digest: String
-        var savedAt: Double
-        var provenance: Provenance
-
-        init(_ saved: StoredSignature) {
-            id = saved.id
-            sequence = saved.sequence
-            recordedAt = saved.recordedAt
-            signature = saved.signature
-            digest = saved.digest
-            savedAt = saved.savedAt
-            provenance = saved.provenance
-        }
-    }
-
     struct SignatureList: Encodable {
-        var signatures: [SavedSignature]
+        var signatures: [StoredSignature]
         var next: Int64?
 
         func encode(to encoder: any Encoder) throws {

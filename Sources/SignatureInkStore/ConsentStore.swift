@@ -80,11 +80,10 @@ public final class ConsentStore: Sendable {
         var stripped = record
         stripped.document = ""
         let id = id ?? UUID().uuidString.lowercased()
+        let content = ConsentContent(record: stripped, pages: pages, provenance: provenance)
         let drafts = [
             EventDraft(kind: .document, id: record.documentDigest.lowercased(), content: document, index: EventIndex(), skipIfKept: true),
-            EventDraft(kind: .consent, id: id, content: try CanonicalJSON.encode(ConsentContent(record: stripped, pages: pages, provenance: provenance)),
-                       index: EventIndex(documentDigest: record.documentDigest.lowercased(), signers: record.signers.map(\.name),
-                                         user: provenance.user, device: provenance.device)),
+            EventDraft(kind: .consent, id: id, content: try CanonicalJSON.encode(content), index: EventIndex(content)),
         ]
         let events = try await database.append(drafts, blobs: [(pdfDigest, pdf)], condition: .none,
                                                recordedAt: StoreEvent.timestamp(date))
@@ -111,8 +110,7 @@ public final class ConsentStore: Sendable {
         let id = UUID().uuidString.lowercased()
         let content = SignatureContent(signature: signature, digest: digest, savedAt: savedAt, provenance: provenance)
         let events = try await database.append(
-            [EventDraft(kind: .signature, id: id, content: try CanonicalJSON.encode(content),
-                        index: EventIndex(user: provenance.user, device: provenance.device))],
+            [EventDraft(kind: .signature, id: id, content: try CanonicalJSON.encode(content), index: EventIndex(content))],
             blobs: [], condition: .none, recordedAt: StoreEvent.timestamp(date))
         guard let event = events.first else { throw .database("the signature's event was not appended") }
         return StoredSignature(id: id, sequence: event.sequence, recordedAt: event.recordedAt, signature: signature, digest: digest,
@@ -142,8 +140,7 @@ public final class ConsentStore: Sendable {
         let withdrawal = UUID().uuidString.lowercased()
         let content = WithdrawalContent(consent: id, reason: reason, provenance: provenance)
         let events = try await database.append(
-            [EventDraft(kind: .withdrawal, id: withdrawal, content: try CanonicalJSON.encode(content),
-                        index: EventIndex(subject: id, user: provenance.user, device: provenance.device))],
+            [EventDraft(kind: .withdrawal, id: withdrawal, content: try CanonicalJSON.encode(content), index: EventIndex(content))],
             blobs: [], condition: .standingConsent(id), recordedAt: StoreEvent.timestamp(date))
         guard let event = events.first else { throw .database("the withdrawal's event was not appended") }
         return StoredWithdrawal(id: withdrawal, consent: id, recordedAt: event.recordedAt, reason: reason, provenance: provenance)

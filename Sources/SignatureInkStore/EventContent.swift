@@ -49,7 +49,7 @@ enum CanonicalJSON {
 
 /// The columns a database keeps beside an event so that it can be found by them. They are derived from the content
 /// alone; ``ConsentStore/verify()`` derives them again and names an event whose columns differ.
-struct EventIndex: Sendable, Hashable {
+struct EventIndex: Sendable, Hashable, CustomStringConvertible {
     /// The consent a withdrawal withdraws.
     var subject: String?
     /// The document a consent agrees to.
@@ -60,27 +60,30 @@ struct EventIndex: Sendable, Hashable {
     var user: String?
     var device: String?
 
-    /// The index of `event`, from its content.
+    /// The index of `event`, from its content: what ``ConsentStore/verify()`` compares the stored columns with.
     init(of event: StoreEvent) throws(StoreError) {
         switch event.kind {
-        case .document:
-            break
-        case .consent:
-            let content = try CanonicalJSON.decode(ConsentContent.self, event.content, event: event.id)
-            documentDigest = content.record.documentDigest
-            signers = content.record.signers.map(\.name)
-            user = content.provenance.user
-            device = content.provenance.device
-        case .signature:
-            let content = try CanonicalJSON.decode(SignatureContent.self, event.content, event: event.id)
-            user = content.provenance.user
-            device = content.provenance.device
-        case .withdrawal:
-            let content = try CanonicalJSON.decode(WithdrawalContent.self, event.content, event: event.id)
-            subject = content.consent
-            user = content.provenance.user
-            device = content.provenance.device
+        case .document: self.init()
+        case .consent: self.init(try CanonicalJSON.decode(ConsentContent.self, event.content, event: event.id))
+        case .signature: self.init(try CanonicalJSON.decode(SignatureContent.self, event.content, event: event.id))
+        case .withdrawal: self.init(try CanonicalJSON.decode(WithdrawalContent.self, event.content, event: event.id))
         }
+    }
+
+    /// The index of a consent: its document and its signers' names.
+    init(_ content: ConsentContent) {
+        self.init(documentDigest: content.record.documentDigest.lowercased(), signers: content.record.signers.map(\.name),
+                  user: content.provenance.user, device: content.provenance.device)
+    }
+
+    /// The index of a saved signature: its owner.
+    init(_ content: SignatureContent) {
+        self.init(user: content.provenance.user, device: content.provenance.device)
+    }
+
+    /// The index of a withdrawal: the consent it withdraws.
+    init(_ content: WithdrawalContent) {
+        self.init(subject: content.consent, user: content.provenance.user, device: content.provenance.device)
     }
 
     init(subject: String? = nil, documentDigest: String? = nil, signers: [String] = [], user: String? = nil, device: String? = nil) {
@@ -89,5 +92,16 @@ struct EventIndex: Sendable, Hashable {
         self.signers = signers
         self.user = user
         self.device = device
+    }
+
+    /// The columns in words, for a verification message.
+    var description: String {
+        var parts: [String] = []
+        if let subject { parts.append("withdraws '\(subject)'") }
+        if let documentDigest { parts.append("document \(documentDigest)") }
+        if !signers.isEmpty { parts.append("signers " + signers.map { "'\($0)'" }.joined(separator: ", ")) }
+        if let user { parts.append("user '\(user)'") }
+        if let device { parts.append("device '\(device)'") }
+        return parts.isEmpty ? "none" : parts.joined(separator: "; ")
     }
 }

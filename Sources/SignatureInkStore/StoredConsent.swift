@@ -52,7 +52,7 @@ public struct StoredWithdrawal: Sendable, Hashable, Codable {
 }
 
 /// A signature saved from the signature form cell.
-public struct StoredSignature: Sendable, Hashable {
+public struct StoredSignature: Sendable, Hashable, Codable {
     /// Its identifier.
     public var id: String
     /// Its position in the store's log.
