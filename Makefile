@@ -23,6 +23,7 @@ deps:
 	command -v qpdf >/dev/null || missing="$$missing qpdf"; \
 	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
 	command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v psql >/dev/null || missing="$$missing postgresql"; \
 	pkg-config --exists libqpdf 2>/dev/null || missing="$$missing libqpdf-dev"; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
@@ -59,13 +60,14 @@ release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product signature-ink
 	@echo "signature-ink is $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/signature-ink"
 
-# Builds everything (failing on any warning in this project's own code) and runs the tests, then the HTTP API against
+# Builds everything (failing on any warning in this project's own code) and runs the tests, the store's on SQLite and
+# on a throw-away PostgreSQL cluster (Scripts/with-postgres starts it and removes it after), then the HTTP API against
 # its description (test-api) and the pages in a real browser (test-browser).
 test: deps
 	$(SWIFT) build --build-tests 2>&1 | tee .build-log.txt
 	@if grep -E "^/.*/(Sources|Tests)/.*: warning:" .build-log.txt; then echo "error: warnings in the build" >&2; exit 1; fi
 	@rm -f .build-log.txt
-	$(SWIFT) test
+	Scripts/with-postgres $(SWIFT) test
 	$(MAKE) test-api
 	$(MAKE) test-browser
 	$(MAKE) test-server
@@ -107,10 +109,11 @@ test-server: deps
 
 # The consent store the hard way (Tests/Store/crash.py): consents signed from four threads while the server is killed
 # with SIGKILL at random moments and started again, four times; every consent answered 200 must be there, once, with
-# the digests it was answered with, and the hash chain must verify. About 15 seconds.
+# the digests it was answered with, and the hash chain must verify. On SQLite, on PostgreSQL (a throw-away cluster),
+# and with two servers on one PostgreSQL database. About a minute.
 test-store: deps
 	$(SWIFT) build --product signature-ink-server
-	python3 Tests/Store/crash.py "$$($(SWIFT) build --show-bin-path)/signature-ink-server"
+	Scripts/with-postgres python3 Tests/Store/crash.py "$$($(SWIFT) build --show-bin-path)/signature-ink-server"
 
 # The tool as `make release` links it against the development build the tests run: the same bytes, errors and exit
 # status for images, text, consent documents, forms and a batch, and no Cairo shared library loaded at start.

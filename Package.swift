@@ -36,6 +36,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         // The consent store's embedded database: SQLite (the system's libsqlite3) through GRDB.
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // The consent store's shared database, for several servers: PostgreSQL through PostgresNIO.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // The geometry core: ink model, capture, processing. Swift only: no C, no Foundation.
@@ -88,6 +91,10 @@ let package = Package(
             dependencies: [
                 "SignatureInkConsent", "SignatureInkFormats",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .executableTarget(
@@ -172,7 +179,8 @@ let package = Package(
         .testTarget(
             name: "SignatureInkStoreTests",
             dependencies: ["SignatureInkStore", "SignatureInkConsent", "SignatureInkFormats", "InkTestSupport",
-                           .product(name: "GRDB", package: "GRDB.swift")],
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .testTarget(
             name: "CLITests",

@@ -1,14 +1,25 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """What keeping every consent costs: signings a second through POST /consent/sign with the store (SQLite, committed
-with synchronous=FULL before each answer) beside the same server with --no-store, and reads of one consent by id
-(GET /consents/{id}, the record as returned at signing), with wrk on loopback against the release server.
+with synchronous=FULL before each answer; PostgreSQL, committed with synchronous_commit=on) beside the same server with
+--no-store, and reads of one consent by id (GET /consents/{id}, the record as returned at signing), with wrk on
+loopback against the release server. PostgreSQL is measured when SIGNATURE_INK_TEST_POSTGRES names a server: run
+the benchmark under Scripts/with-postgres for a throw-away cluster on this machine.
 
-Rounds alternate the two servers so that a shared machine's noise falls on both; medians of the rounds are printed,
+Signings and reads are measured with 2 connections (one a core: each connection waits for its answer, so the
+store's commit latency counts in full) and with 4 (two a core: the machine busy, what the store costs in work).
+Reads are of one consent again and again, as the server answers them (all but the withdrawal kept in memory after
+the first), and the same with --consent-cache-mb 0 (each read decodes the consent and writes its JSON).
+
+Each run also counts the CPU time it cost (the server's, and every PostgreSQL process's, from /proc): CPU time a
+signing says what the store costs in work, which other programs on a shared machine do not change as they change
+the rates; on a busy server the signings a second fall by that share.
+
+Rounds alternate the servers so that a shared machine's noise falls on both; medians of the rounds are printed,
 with each round's figures. The body is the sample study consent with two signers' ink (SampleStrokes), as the consent
 page posts it, without a submission identifier, so that each request is a new consent.
 
-Usage: python3 Benchmarks/store/bench.py [--seconds 10] [--rounds 3] [--connections 2]
+Usage: Scripts/with-postgres python3 Benchmarks/store/bench.py [--seconds 10] [--rounds 3] [--connections 2,4]
        (builds the release server first; make bench-store)
 """
 import argparse, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time, urllib.request
@@ -40,6 +51,25 @@ def stop(process):
     process.wait(timeout=30)
 
 
+def cpu_seconds(pids):
+    """User and system time of the processes `pids` and of every PostgreSQL process on the machine, in seconds: the
+    work a run costs, which another program on a shared machine does not change as it changes the rate."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
+        if int(entry) in pids or name == "postgres":
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
 def wrk(url, seconds, connections, script=None, headers=(), env=None):
     command = ["wrk", "-t2", "-c%d" % connections, "-d%ds" % seconds, "--latency"]
     for header in headers:
@@ -58,7 +88,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--connections", type=int, default=2)
+    parser.add_argument("--connections", default="2,4", help="connection counts, each measured (default 2,4)")
     options = parser.parse_args()
     subprocess.run(["swift", "build", "-c", "release", "--product", "signature-ink-server"], cwd=root, check=True,
                    stdout=subprocess.DEVNULL)
@@ -77,38 +107,71 @@ def main():
     with open(body_file, "w") as f:
         json.dump(body, f)
     post = os.path.join(root, "Benchmarks", "server", "post.lua")
-    figures = {"no store": [], "SQLite store": [], "read one consent": []}
+    stores = {"SQLite": ["--data", os.path.join(work, "store")]}
+    server = os.environ.get("SIGNATURE_INK_TEST_POSTGRES")
+    if server:
+        name = "store_bench_" + os.urandom(6).hex()
+        subprocess.run(["psql", server, "-q", "-v", "ON_ERROR_STOP=1", "-c", "CREATE DATABASE " + name], check=True)
+        stores["PostgreSQL"] = ["--database", server.rsplit("/", 1)[0] + "/" + name]
+    else:
+        print("SIGNATURE_INK_TEST_POSTGRES is not set: PostgreSQL is left out (run under Scripts/with-postgres)")
+    counts = [int(c) for c in options.connections.split(",")]
+    figures = {}  # (what, connections) -> [(rate, p99, statuses)]
+
+    def measure(label, url, connections, **arguments):
+        before = cpu_seconds({process.pid})
+        result = wrk(url, options.seconds, connections, post, **arguments)
+        work = (cpu_seconds({process.pid}) - before) * 1000 / max(1, sum(result[2].values()))
+        figures.setdefault((label, connections), []).append(result + (work,))
+        print("round %d, %s, %d connections: %.1f/s, p99 %.2f ms, %.2f ms of CPU each (server and PostgreSQL), answers %s"
+              % (round + 1, label, connections, result[0], result[1], work, result[2]), flush=True)
+
+    admin = ["Authorization: Bearer " + token]
+    token_flags = ["--admin-token-file", os.path.join(work, "token")]
     try:
         for round in range(options.rounds):
-            for name, flags in [("no store", ["--no-store"]),
-                                ("SQLite store", ["--data", os.path.join(work, "store"), "--admin-token-file", os.path.join(work, "token")])]:
+            for kind, flags in [("no store", ["--no-store"])] + [(kind, store + token_flags) for kind, store in stores.items()]:
                 process, port = start(binary, flags)
                 try:
-                    result = wrk("http://127.0.0.1:%d/consent/sign" % port, options.seconds, options.connections, post,
-                                 env={"BODY_FILE": body_file})
-                    figures[name].append(result)
-                    print("round %d, %s: %.1f signings/s, p99 %.1f ms, answers %s" % (round + 1, name, *result), flush=True)
-                    if name == "SQLite store":
-                        request = urllib.request.Request("http://127.0.0.1:%d/consents?limit=1" % port,
-                                                         headers={"Authorization": "Bearer " + token})
-                        id = json.load(urllib.request.urlopen(request))["consents"][0]["id"]
-                        result = wrk("http://127.0.0.1:%d/consents/%s" % (port, id), options.seconds, options.connections,
-                                     post, headers=["Authorization: Bearer " + token], env={"METHOD": "GET"})
-                        figures["read one consent"].append(result)
-                        print("round %d, read one consent: %.1f reads/s, p99 %.2f ms, answers %s" % (round + 1, *result), flush=True)
+                    for c in counts:
+                        measure("signings, " + kind, "http://127.0.0.1:%d/consent/sign" % port, c, env={"BODY_FILE": body_file})
+                    if kind == "no store":
+                        continue
+                    request = urllib.request.Request("http://127.0.0.1:%d/consents?limit=1" % port,
+                                                     headers={"Authorization": "Bearer " + token})
+                    id = json.load(urllib.request.urlopen(request))["consents"][0]["id"]
+                    for c in counts:
+                        measure("reads of one consent, " + kind, "http://127.0.0.1:%d/consents/%s" % (port, id), c, headers=admin,
+                                env={"METHOD": "GET"})
                 finally:
                     stop(process)
-        kept = subprocess.run([binary, "verify-store", "--data", os.path.join(work, "store")], capture_output=True, text=True)
-        print("the store after the runs: " + (kept.stdout or kept.stderr).strip())
+                # The same reads with no answer kept in memory: each one decodes the consent and writes its JSON.
+                process, port = start(binary, flags + ["--consent-cache-mb", "0"])
+                try:
+                    for c in counts:
+                        measure("reads, none kept in memory, " + kind, "http://127.0.0.1:%d/consents/%s" % (port, id), c,
+                                headers=admin, env={"METHOD": "GET"})
+                finally:
+                    stop(process)
+        for kind, store in stores.items():
+            kept = subprocess.run([binary, "verify-store", *store], capture_output=True, text=True)
+            print("the %s store after the runs: %s" % (kind, (kept.stdout or kept.stderr).strip()))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print("\nmedians of %d rounds, %d s each, %d connections:" % (options.rounds, options.seconds, options.connections))
-    for name, results in figures.items():
-        print("  %-18s %8.1f /s   p99 %7.2f ms" % (name, statistics.median(r[0] for r in results),
-                                                  statistics.median(r[1] for r in results)))
-    base, stored = statistics.median(r[0] for r in figures["no store"]), statistics.median(r[0] for r in figures["SQLite store"])
-    print("  the store costs %.1f %% of the signings a second" % (100 * (1 - stored / base)))
-
+    print("\nmedians of %d rounds, %d s each:" % (options.rounds, options.seconds))
+    for (label, c), results in figures.items():
+        bad = sum(n for r in results for status, n in r[2].items() if status != 200)
+        print("  %-44s %2d conn. %8.1f /s   p99 %7.2f ms   CPU %6.3f ms each%s"
+              % (label, c, statistics.median(r[0] for r in results), statistics.median(r[1] for r in results),
+                 statistics.median(r[3] for r in results), "   (%d answers not 200)" % bad if bad else ""))
+    for c in counts:
+        base = statistics.median(r[0] for r in figures[("signings, no store", c)])
+        base_work = statistics.median(r[3] for r in figures[("signings, no store", c)])
+        for kind in stores:
+            stored = statistics.median(r[0] for r in figures[("signings, " + kind, c)])
+            work = statistics.median(r[3] for r in figures[("signings, " + kind, c)])
+            print("  %d connections: the %s store costs %.1f %% of the signings a second, %.1f %% in CPU time a signing "
+                  "(the rate the machine reaches when busy falls by that)" % (c, kind, 100 * (1 - stored / base), 100 * (1 - base_work / work)))
 
 if __name__ == "__main__":
     sys.exit(main())

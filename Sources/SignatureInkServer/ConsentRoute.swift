@@ -81,18 +81,14 @@ enum ConsentRoute {
 
     /// The answer: the consent's identifier in the store (`nil` when the server keeps nothing), the PDF in base64,
     /// the record as JSON text, the page count.
-    struct Answer: Encodable {
-        var id: String?
-        var pdf: String
-        var record: String
-        var pages: Int
+    static func answer(id: String?, pdf: [UInt8], record json: [UInt8], pages: Int) throws -> Response {
+        try .json(Numbers(id: id, pages: pages), adding: ["pdf": Array(Data(pdf).base64EncodedString().utf8), "record": json])
+    }
 
-        init(id: String?, pdf: [UInt8], record: ConsentRecord, pages: Int) {
-            self.id = id
-            self.pdf = Data(pdf).base64EncodedString()
-            self.record = String(decoding: record.json, as: UTF8.self)
-            self.pages = pages
-        }
+    /// The answer's short fields (`id` left out when `nil`).
+    struct Numbers: Encodable {
+        var id: String?
+        var pages: Int
     }
 
     /// A signed submission, not yet kept.
@@ -147,7 +143,7 @@ enum ConsentRoute {
     /// - Throws: `APIError` 503 when the store fails (nothing was kept).
     static func keep(_ signed: Signed, store: ConsentStore?, client: String?) async throws -> Response {
         guard let store else {
-            return try .json(Answer(id: nil, pdf: signed.signed.pdf, record: signed.signed.record, pages: signed.signed.pageCount))
+            return try answer(id: nil, pdf: signed.signed.pdf, record: signed.signed.record.json, pages: signed.signed.pageCount)
         }
         let kept: StoredConsent
         do {
@@ -159,11 +155,11 @@ enum ConsentRoute {
             guard sameSubmission(kept.record, signed.signed.record) else {
                 throw APIError(.conflict, "submission: '\(id)' was kept already with other decisions or signatures; choose a new identifier")
             }
-            return try .json(Answer(id: kept.id, pdf: pdf, record: kept.record, pages: kept.pages))
+            return try answer(id: kept.id, pdf: pdf, record: kept.recordJSON, pages: kept.pages)
         } catch {
             throw StoreRoutes.apiError(error)
         }
-        return try .json(Answer(id: kept.id, pdf: signed.signed.pdf, record: kept.record, pages: kept.pages))
+        return try answer(id: kept.id, pdf: signed.signed.pdf, record: kept.recordJSON, pages: kept.pages)
     }
 
     /// Whether two records are the same submission signed at two moments: the same document, decisions, sharing

@@ -31,6 +31,10 @@ public struct ServerConfiguration: Sendable {
     public var workTimeout: Int
     /// Seconds SIGTERM leaves requests in flight to finish before the server stops them and exits; default 5.
     public var shutdownGrace: Int
+    /// Bytes of memory that may keep the answers of consents read by `GET /consents/{id}` (all of each but its
+    /// withdrawal, which is read every time: a kept consent never changes); default 64 MiB, about 2,000 consents;
+    /// 0 keeps none.
+    public var consentAnswerBytes: Int
 
     /// The server's render limits by default.
     public static let defaultRenderLimits = RenderLimits(maxPixels: 16 << 20, maxBoxSide: 4096, maxWork: 1 << 27)
@@ -39,7 +43,8 @@ public struct ServerConfiguration: Sendable {
     public init(host: String = "127.0.0.1", port: Int = 8080, maxBody: Int = 1 << 20, maxSamples: Int = 100_000,
                 idleTimeout: Int = 30, requestTimeout: Int = 10,
                 renderLimits: RenderLimits = ServerConfiguration.defaultRenderLimits,
-                workers: Int = System.coreCount, queueLength: Int? = nil, workTimeout: Int = 5, shutdownGrace: Int = 5) {
+                workers: Int = System.coreCount, queueLength: Int? = nil, workTimeout: Int = 5, shutdownGrace: Int = 5,
+                consentAnswerBytes: Int = 64 << 20) {
         self.host = host
         self.port = port
         self.maxBody = maxBody
@@ -51,5 +56,6 @@ public struct ServerConfiguration: Sendable {
         self.queueLength = Swift.max(0, queueLength ?? 2 * Swift.max(1, workers))
         self.workTimeout = Swift.max(1, workTimeout)
         self.shutdownGrace = Swift.max(0, shutdownGrace)
+        self.consentAnswerBytes = Swift.max(0, consentAnswerBytes)
     }
 }

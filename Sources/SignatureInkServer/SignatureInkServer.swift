@@ -85,7 +85,7 @@ public enum SignatureInkServer {
             }
             return try await ConsentRoute.keep(signed, store: store, client: StoreRoutes.client(of: context))
         }
-        StoreRoutes.add(to: router, store: store, token: adminToken)
+        StoreRoutes.add(to: router, store: store, token: adminToken, answers: ConsentAnswers(budget: configuration.consentAnswerBytes))
         // Last, after every route: 405 with Allow for a routed path's other methods, 404 for other paths.
         router.add(middleware: RouteFallback(routes: router.routes.map { ($0.path, $0.method) }))
         return router

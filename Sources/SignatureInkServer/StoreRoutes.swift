@@ -11,7 +11,7 @@ import SignatureInkStore
 /// (``AdminToken``); a request without it gets 401 and no data.
 enum StoreRoutes {
     /// Adds the routes to `router`. Without a store, they answer 404 saying the server keeps nothing.
-    static func add(to router: Router<ServerContext>, store: ConsentStore?, token: AdminToken?) {
+    static func add(to router: Router<ServerContext>, store: ConsentStore?, token: AdminToken?, answers: ConsentAnswers) {
         /// The store, once the request is the administrator's.
         @Sendable func admitted(_ request: Request) throws -> ConsentStore {
             guard let token, token.admits(request.headers[.authorization]) else {
@@ -31,8 +31,23 @@ enum StoreRoutes {
         router.get("/consents/{id}") { request, context -> Response in
             let store = try admitted(request)
             let id = try identifier(context)
-            let consent = try await run { try await store.consent(id: id) }
-            return try .json(ConsentDetail(summary: ConsentSummary(consent), record: String(decoding: consent.record.json, as: UTF8.self)))
+            // The answer but its withdrawal never changes: written once, then kept (ConsentAnswers).
+            var answer: [UInt8]
+            let withdrawal: StoredWithdrawal?
+            if let kept = answers.answer(for: id) {
+                answer = kept
+                withdrawal = try await run { try await store.withdrawal(ofConsent: id) }
+            } else {
+                let consent = try await run { try await store.consent(id: id) }
+                var summary = ConsentSummary(consent)
+                summary.withdrawal = nil
+                // The record as JSON text, byte for byte the one returned at signing.
+                answer = try Response.openJSONObject(summary, adding: ["record": consent.recordJSON])
+                answers.keep(answer, for: id)
+                withdrawal = consent.withdrawal
+            }
+            if let withdrawal { answer += Array(#","withdrawal":"#.utf8) + (try Response.jsonBytes(withdrawal)) }
+            return .json(openObject: answer)
         }
         router.get("/consents/{id}/pdf") { request, context -> Response in
             let store = try admitted(request)
@@ -235,20 +250,6 @@ enum StoreRoutes {
             provenance = consent.provenance
             withdrawal = consent.withdrawal
         }
-    }
-
-    struct ConsentDetail: Encodable {
-        var summary: ConsentSummary
-        /// The consent record as JSON text, byte for byte the one returned at signing.
-        var record: String
-
-        func encode(to encoder: any Encoder) throws {
-            try summary.encode(to: encoder)
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(record, forKey: .record)
-        }
-
-        enum Keys: String, CodingKey { case record }
     }
 
     struct SignatureList: Encodable {

@@ -9,8 +9,9 @@ extension ConsentStore {
     /// the event before and its own SHA-256 are what its bytes give; that the columns the database keeps beside it to
     /// find it (a consent's document and signers, the consent a withdrawal names) are what its content says; that a
     /// document's identifier is its digest; that a consent's document comes before it and its record verifies against
-    /// its kept PDF (`ConsentRecord.verify(pdf:)`: the document's, each signature's and the PDF's SHA-256); and that a
-    /// withdrawal names an earlier consent not withdrawn before.
+    /// its kept PDF (`ConsentRecord.verify(pdf:)`: the document's, each signature's and the PDF's SHA-256) and its record
+    /// text as returned at signing is the record it keeps; and that a withdrawal names an earlier consent not withdrawn
+    /// before.
     ///
     /// What it proves and what it does not: a row changed by hand, an event removed or inserted in the middle, or a
     /// PDF changed, is found. Events cut off the end, or a whole chain rewritten by someone who recomputes every
@@ -93,6 +94,13 @@ extension ConsentStore {
             return "its PDF (SHA-256 \(record.pdfSHA256)) is missing"
         }
         let problems = record.verify(pdf: pdf)
-        return problems.isEmpty ? nil : problems.map(\.description).joined(separator: "; ")
+        if !problems.isEmpty { return problems.map(\.description).joined(separator: "; ") }
+        guard let digest = content.recordSHA256 else { return nil }
+        guard let json = try await database.blob(sha256: digest) else { return "its record text (SHA-256 \(digest)) is missing" }
+        let actual = HexDigest.sha256(json)
+        if actual != digest { return "its record text's SHA-256 is \(actual), the consent says \(digest)" }
+        guard var returned = try? ConsentRecord(json: json) else { return "its record text is no consent record" }
+        returned.document = ""
+        return returned == content.record ? nil : "its record text is not the record it keeps"
     }
 }

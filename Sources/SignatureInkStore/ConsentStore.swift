@@ -31,16 +31,24 @@ public final class ConsentStore: Sendable {
     }
 
     /// Opens the store at `location`, creating it (and its tables) when it does not exist.
-    /// - Parameter location: a folder for SQLite, created when missing; the database is `consents.sqlite` in it.
-    /// - Throws: ``StoreError/unreachable(location:reason:)`` naming the location; a `postgres://` URL is refused
-    ///   so, with its password left out, since this version keeps consents in SQLite only.
+    /// - Parameter location: a folder for SQLite, created when missing (the database is `consents.sqlite` in it); or a
+    ///   PostgreSQL database, `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, with `?sslmode=` `disable`, `prefer`
+    ///   (the default), `require` or `verify-full` as libpq reads them. Several processes may open the same database.
+    /// - Throws: ``StoreError/unreachable(location:reason:)`` naming the location, a URL without its password.
     public static func open(_ location: String) async throws(StoreError) -> ConsentStore {
-        if let scheme = ["postgres://", "postgresql://"].first(where: { location.hasPrefix($0) }) {
-            let rest = location.dropFirst(scheme.count)
-            let host = rest.split(separator: "@", maxSplits: 1).last.map(String.init) ?? String(rest)
-            throw .unreachable(location: scheme + host, reason: "this version keeps consents in SQLite only; give a folder")
+        guard let scheme = ["postgres://", "postgresql://"].first(where: { location.hasPrefix($0) }) else {
+            return ConsentStore(database: try SQLiteDatabase(folder: location), location: location)
         }
-        return ConsentStore(database: try SQLiteDatabase(folder: location), location: location)
+        let shown = scheme + Self.withoutPassword(location.dropFirst(scheme.count))
+        return ConsentStore(database: try await PostgreSQLDatabase(url: location, location: shown), location: shown)
+    }
+
+    /// A URL's part after its scheme with the password of its user, if any, left out.
+    private static func withoutPassword(_ rest: Substring) -> String {
+        let authority = rest.prefix(while: { $0 != "/" && $0 != "?" })
+        guard let at = authority.lastIndex(of: "@") else { return String(rest) }
+        let user = authority[..<at].prefix(while: { $0 != ":" })
+        return String(user + rest[at...])
     }
 
     /// Closes the database's connections; the store must not be used after.
@@ -50,7 +58,8 @@ public final class ConsentStore: Sendable {
 
     // MARK: Writing
 
-    /// Keeps a signed consent: its document (once per digest), its record and its PDF, in one transaction.
+    /// Keeps a signed consent: its document (once per digest), its record (as data and as the JSON text returned at
+    /// signing, `record.json`) and its PDF, in one transaction.
     /// - Parameters:
     ///   - record: the consent record, as `ConsentSubmission.Signed` gives it.
     ///   - pdf: the signed PDF, whose SHA-256 the record carries.
@@ -80,16 +89,18 @@ public final class ConsentStore: Sendable {
         var stripped = record
         stripped.document = ""
         let id = id ?? UUID().uuidString.lowercased()
-        let content = ConsentContent(record: stripped, pages: pages, provenance: provenance)
+        let json = record.json
+        let jsonDigest = HexDigest.sha256(json)
+        let content = ConsentContent(record: stripped, pages: pages, provenance: provenance, recordSHA256: jsonDigest)
         let drafts = [
             EventDraft(kind: .document, id: record.documentDigest.lowercased(), content: document, index: EventIndex(), skipIfKept: true),
             EventDraft(kind: .consent, id: id, content: try CanonicalJSON.encode(content), index: EventIndex(content)),
         ]
-        let events = try await database.append(drafts, blobs: [(pdfDigest, pdf)], condition: .none,
+        let events = try await database.append(drafts, blobs: [(pdfDigest, pdf), (jsonDigest, json)], condition: .none,
                                                recordedAt: StoreEvent.timestamp(date))
         guard let event = events.last, event.id == id else { throw .database("the consent's event was not appended") }
-        return StoredConsent(id: id, sequence: event.sequence, recordedAt: event.recordedAt, record: record, pages: pages,
-                             provenance: provenance)
+        return StoredConsent(id: id, sequence: event.sequence, recordedAt: event.recordedAt, record: record, recordJSON: json,
+                             pages: pages, provenance: provenance)
     }
 
     /// Whether `text` can be an event's identifier: 1 to 64 lower-case ASCII letters, digits and `-` (a UUID in lower
@@ -155,6 +166,20 @@ public final class ConsentStore: Sendable {
         return try await consent(row)
     }
 
+    /// The withdrawal of the consent `id`, read now: `nil` while it stands (or when no consent has this identifier).
+    /// Everything else of a consent never changes once kept, so a reader may keep it and ask only this.
+    public func withdrawal(ofConsent id: String) async throws(StoreError) -> StoredWithdrawal? {
+        guard let event = try await database.withdrawal(of: id) else { return nil }
+        return try withdrawal(event, of: id)
+    }
+
+    /// A withdrawal from its event.
+    private func withdrawal(_ event: StoreEvent, of consent: String) throws(StoreError) -> StoredWithdrawal {
+        let content = try CanonicalJSON.decode(WithdrawalContent.self, event.content, event: event.id)
+        return StoredWithdrawal(id: event.id, consent: consent, recordedAt: event.recordedAt, reason: content.reason,
+                                provenance: content.provenance)
+    }
+
     /// The signed PDF of a consent: the bytes returned at signing.
     /// - Throws: ``StoreError/unknownConsent(_:)``; ``StoreError/corrupt(_:)`` when the file is missing.
     public func pdf(ofConsent id: String) async throws(StoreError) -> [UInt8] {
@@ -213,14 +238,18 @@ public final class ConsentStore: Sendable {
         let content = try CanonicalJSON.decode(ConsentContent.self, row.event.content, event: row.event.id)
         var record = content.record
         record.document = try await documentText(record.documentDigest.lowercased(), for: row.event.id)
-        var withdrawal: StoredWithdrawal?
-        if let event = row.withdrawal {
-            let reason = try CanonicalJSON.decode(WithdrawalContent.self, event.content, event: event.id)
-            withdrawal = StoredWithdrawal(id: event.id, consent: row.event.id, recordedAt: event.recordedAt, reason: reason.reason,
-                                          provenance: reason.provenance)
+        let withdrawal = try row.withdrawal.map { event throws(StoreError) in try self.withdrawal(event, of: row.event.id) }
+        let json: [UInt8]
+        if let digest = content.recordSHA256 {
+            guard let kept = try await database.blob(sha256: digest) else {
+                throw .corrupt("the record text of consent '\(row.event.id)' (SHA-256 \(digest)) is missing")
+            }
+            json = kept
+        } else {
+            json = record.json
         }
         return StoredConsent(id: row.event.id, sequence: row.event.sequence, recordedAt: row.event.recordedAt, record: record,
-                             pages: content.pages, provenance: content.provenance, withdrawal: withdrawal)
+                             recordJSON: json, pages: content.pages, provenance: content.provenance, withdrawal: withdrawal)
     }
 
     /// The text of the document with this digest.

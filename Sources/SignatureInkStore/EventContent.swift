@@ -9,6 +9,10 @@ struct ConsentContent: Codable {
     /// The PDF's page count.
     var pages: Int
     var provenance: Provenance
+    /// The SHA-256 of the record's JSON text as it was returned at signing (`ConsentRecord.json`), kept as a file so
+    /// that it is returned byte for byte whatever later versions of JSON encoders write; `nil` in a consent kept by
+    /// the store's first version, whose record text is written again when read.
+    var recordSHA256: String?
 }
 
 /// The content of a saved signature's event.
@@ -92,6 +96,16 @@ struct EventIndex: Sendable, Hashable, CustomStringConvertible {
         self.signers = signers
         self.user = user
         self.device = device
+    }
+
+    /// A signer's name as the signer search compares it: in lower case, whatever the script.
+    static func fold(_ name: String) -> String { name.lowercased() }
+
+    /// The signers' names from the JSON array of strings a database builds of them; none for `nil` or what is no
+    /// such array (which verification then finds different from the content).
+    static func signers(json: String?) -> [String] {
+        guard let json else { return [] }
+        return (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
     }
 
     /// The columns in words, for a verification message.

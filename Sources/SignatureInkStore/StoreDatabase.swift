@@ -41,6 +41,8 @@ protocol StoreDatabase: Sendable {
     func consents(_ query: ConsentQuery) async throws(StoreError) -> [StoredRow]
     /// Events after position `after`, of one kind or all, oldest first, at most `limit`.
     func rows(kind: StoreEvent.Kind?, after: Int64, limit: Int) async throws(StoreError) -> [StoredRow]
+    /// The withdrawal of the consent `id`, if it was withdrawn.
+    func withdrawal(of id: String) async throws(StoreError) -> StoreEvent?
     /// A kept file (a signed PDF) by its SHA-256.
     func blob(sha256: String) async throws(StoreError) -> [UInt8]?
     /// Closes the connections.

@@ -27,8 +27,10 @@ public struct StoredConsent: Sendable, Hashable {
     public var sequence: Int64
     /// When the store kept it, ISO 8601 in UTC with milliseconds.
     public var recordedAt: String
-    /// The consent record, its document included: byte for byte the record returned at signing (`ConsentRecord.json`).
+    /// The consent record, its document included.
     public var record: ConsentRecord
+    /// The record as JSON text, byte for byte the text returned at signing (`ConsentRecord.json` then).
+    public var recordJSON: [UInt8]
     /// The signed PDF's page count.
     public var pages: Int
     /// Where it came from.

@@ -22,12 +22,25 @@ struct StoreOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The folder of the consent store (SQLite); created when missing.", valueName: "dir"))
     var data = "signature-ink-data"
 
-    /// Opens the store, or fails naming it.
+    @Option(help: ArgumentHelp("""
+        Keep the store in PostgreSQL instead, shared by every server given the same database; its tables are created \
+        when missing (default: the environment's SIGNATURE_INK_DATABASE, which keeps a password out of the process list).
+        """, valueName: "postgres://user[:password]@host[:port]/database"))
+    var database: String?
+
+    /// The location given: the PostgreSQL URL, from the option or the environment, or else the folder.
+    var location: String {
+        if let database { return database }
+        if let url = ProcessInfo.processInfo.environment["SIGNATURE_INK_DATABASE"], !url.isEmpty { return url }
+        return data
+    }
+
+    /// Opens the store, or fails naming it (a URL without its password).
     func open() async throws -> ConsentStore {
         do {
-            return try await ConsentStore.open(data)
+            return try await ConsentStore.open(location)
         } catch {
-            throw ValidationError("--data: \(error)")
+            throw ValidationError("\(database != nil ? "--database" : location == data ? "--data" : "SIGNATURE_INK_DATABASE"): \(error)")
         }
     }
 }
@@ -79,6 +92,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @Option(name: .customLong("consent-cache-mb"),
+            help: "MiB of memory for consents read by GET /consents/{id}, all of each but its withdrawal, which is read every time (0: none).")
+    var consentCacheMB = 64
+
     @Flag(name: .customLong("no-store"), help: "Keep nothing: consents and signatures are answered but not kept, and the store's routes answer 404.")
     var noStore = false
 
@@ -93,6 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--max-samples, --idle-timeout, --request-timeout, --workers, --work-timeout and --max-work must be positive")
         }
         guard (queue ?? 0) >= 0, shutdownGrace >= 0 else { throw ValidationError("--queue and --shutdown-grace must be >= 0") }
+        guard (0...65536).contains(consentCacheMB) else { throw ValidationError("--consent-cache-mb must be in 0...65536") }
     }
 
     func run() async throws {
@@ -115,7 +133,8 @@ struct ServeCommand: AsyncParsableCommand {
         limits.maxWork = maxWork
         let configuration = ServerConfiguration(host: host, port: port, maxBody: maxBody, maxSamples: maxSamples, idleTimeout: idleTimeout,
                                                 requestTimeout: requestTimeout, renderLimits: limits, workers: workers, queueLength: queue,
-                                                workTimeout: workTimeout, shutdownGrace: shutdownGrace)
+                                                workTimeout: workTimeout, shutdownGrace: shutdownGrace,
+                                                consentAnswerBytes: consentCacheMB << 20)
         let app = try SignatureInkServer.application(configuration: configuration, consentDocument: document, store: kept,
                                                      adminToken: token, logger: logger)
         // SIGTERM or SIGINT: no new connections; requests in flight have the grace to finish, then the server's
@@ -176,7 +195,7 @@ struct ExportCommand: AsyncParsableCommand {
         } catch {
             if let temporary { try? FileManager.default.removeItem(atPath: temporary) }
             await kept.close()
-            FileHandle.standardError.write(Data("error: \(store.data): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("error: \(kept.location): \(error)\n".utf8))
             throw ExitCode.failure
         }
         await kept.close()
@@ -203,12 +222,12 @@ struct VerifyStoreCommand: AsyncParsableCommand {
             verification = try await kept.verify()
         } catch {
             await kept.close()
-            FileHandle.standardError.write(Data("error: \(store.data): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("error: \(kept.location): \(error)\n".utf8))
             throw ExitCode.failure
         }
         await kept.close()
         if let failure = verification.failure {
-            FileHandle.standardError.write(Data("error: \(store.data): \(failure)\n".utf8))
+            FileHandle.standardError.write(Data("error: \(kept.location): \(failure)\n".utf8))
             throw ExitCode.failure
         }
         print("ok: \(verification.events) event\(verification.events == 1 ? "" : "s"), head \(verification.head)")

@@ -80,8 +80,9 @@ struct ConsentSignCommand: ParsableCommand {
     var record: String
 
     @Option(help: ArgumentHelp("""
-        Also keep the consent in this consent store (the folder signature-ink-server --data uses), committed before         the files are written.
-        """, valueName: "dir"))
+        Also keep the consent in this consent store, committed before the files are written: the folder \
+        signature-ink-server --data uses, or the PostgreSQL database its --database names.
+        """, valueName: "dir|postgres://user@host/database"))
     var store: String?
 
     @OptionGroup var input: InputOptions

@@ -109,6 +109,24 @@ import Testing
         }
     }
 
+    @Test func textWrittenAsAJSONStringReadsBackAsItWas() throws {
+        // Every control character, the two that must be escaped, `/`, and text beyond ASCII, at the start, the end,
+        // in runs and alone; and seeded random mixtures of them.
+        var texts = ["", "plain", "\"", "\\", "a/b", "é😀中", "\u{0}\u{1}\u{1f}\u{7f}", "\n\r\t\u{8}\u{c}", "end\"", "\\start"]
+        texts.append(String((0..<32).map { Character(Unicode.Scalar($0)!) }))
+        var random = SeededRandom(seed: 20261126)
+        let pieces = ["\"", "\\", "\n", "\u{1}", "ink", "é", "😀", "{\"x\":[1,2]}", " "]
+        for _ in 0..<200 { texts.append((0..<Int.random(in: 0..<12, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()) }
+        for text in texts {
+            var written: [UInt8] = []
+            JSONText.appendString(Array(text.utf8), to: &written)
+            #expect(written == Array(JSONText.string(text).utf8))
+            let read = try JSONSerialization.jsonObject(with: Data(written), options: .fragmentsAllowed) as? String
+            #expect(read == text, "\(text.debugDescription) was written \(String(decoding: written, as: UTF8.self))")
+            #expect(!written.dropFirst().dropLast().contains { $0 < 0x20 }, "a control character left as it was")
+        }
+    }
+
     @Test func keysMayComeInAnyOrderAndRepeat() throws {
         let s = try decode(#"{"strokes":[[[1,2,3]]],"extra":[{"a":[1,{"b":null}]}],"channels":["x","y","t"],"version":1,"form\u0061t":"signature-ink","metadata":{"a":"first","a":"second"},"channels":["q"]}"#)
         #expect(s.samples == [InkSample(x: 1, y: 2, t: 3)])

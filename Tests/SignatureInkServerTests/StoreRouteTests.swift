@@ -76,6 +76,11 @@ import Testing
             #expect(again.status == .conflict)
             let withdrawnList = try await Self.call(client, "/consents?withdrawn=true", headers: Self.admin)
             #expect((withdrawnList.object["consents"] as? [[String: Any]])?.count == 1)
+            // The answer read before the withdrawal is kept in memory; the withdrawal is read again every time.
+            let reread = try await Self.call(client, "/consents/\(id)", headers: Self.admin)
+            #expect((reread.object["withdrawal"] as? [String: Any])?["reason"] as? String == "by phone")
+            #expect(reread.object["record"] as? String == signed.object["record"] as? String)
+            #expect(Set(reread.object.keys) == Set(read.object.keys).union(["withdrawal"]))
 
             let export = try await Self.call(client, "/events", headers: Self.admin)
             #expect(export.status == .ok)

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import GRDB
 import InkTestSupport
 import SignatureInk
 import SignatureInkConsent
@@ -8,14 +7,8 @@ import SignatureInkFormats
 import SignatureInkStore
 import Testing
 
-/// The store on SQLite, in a new folder for each test.
+/// The store, each test once on SQLite (in a new folder) and once on PostgreSQL (in a new database).
 @Suite struct ConsentStoreTests {
-    /// A new, empty store folder under the system's temporary folder.
-    static func folder() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("signature-ink-store-\(UUID().uuidString)")
-        return url.path
-    }
-
     /// The sample study consent, signed by two signers with the given names.
     static func signed(participant: String = "Ada Lovelace", investigator: String = "Charles Babbage") throws -> ConsentSubmission.Signed {
         let document = try ConsentDocument(json: Array(try Data(contentsOf: TestData.sampleStrokes.appendingPathComponent("consent/study-consent.json"))))
@@ -30,21 +23,18 @@ import Testing
         ).sign(now: 1_795_613_400_000)
     }
 
-    /// The database file of a store folder, opened directly, as a person with `sqlite3` would.
-    static func raw(_ folder: String) throws -> DatabaseQueue {
-        try DatabaseQueue(path: folder + "/consents.sqlite")
-    }
-
-    @Test func aKeptConsentReadsBackAsItWasSigned() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+    @Test(arguments: Backend.allCases) func aKeptConsentReadsBackAsItWasSigned(_ backend: Backend) async throws {
+        let place = try await TestStore.new(backend)
+        defer { place.remove() }
         let signed = try Self.signed()
-        let store = try await ConsentStore.open(folder)
+        let store = try await ConsentStore.open(place.location)
         let kept = try await store.keep(signed.record, pdf: signed.pdf, pages: 3, provenance: Provenance(client: "192.0.2.1"))
         let again = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
         #expect(kept.id != again.id)
         let read = try await store.consent(id: kept.id)
         #expect(read.record.json == signed.record.json)
+        #expect(kept.recordJSON == signed.record.json)
+        #expect(read.recordJSON == signed.record.json)
         #expect(read.provenance == Provenance(client: "192.0.2.1"))
         #expect(read.withdrawal == nil)
         #expect(try await store.pdf(ofConsent: kept.id) == signed.pdf)
@@ -59,17 +49,17 @@ import Testing
         await store.close()
 
         // Everything is there after the store is opened again.
-        let reopened = try await ConsentStore.open(folder)
+        let reopened = try await ConsentStore.open(place.location)
         #expect(try await reopened.consent(id: again.id).record.json == signed.record.json)
         #expect(try await reopened.verify() == verification)
         await reopened.close()
     }
 
-    @Test func aWithdrawalIsAnEventAndHappensOnce() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+    @Test(arguments: Backend.allCases) func aWithdrawalIsAnEventAndHappensOnce(_ backend: Backend) async throws {
+        let place = try await TestStore.new(backend)
+        defer { place.remove() }
         let signed = try Self.signed()
-        let store = try await ConsentStore.open(folder)
+        let store = try await ConsentStore.open(place.location)
         let kept = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
         let other = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
         let withdrawal = try await store.withdraw(consent: kept.id, reason: "asked by phone")
@@ -94,10 +84,10 @@ import Testing
         await store.close()
     }
 
-    @Test func consentsAreFoundByDocumentSignerAndTimeAPageAtATime() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try await ConsentStore.open(folder)
+    @Test(arguments: Backend.allCases) func consentsAreFoundByDocumentSignerAndTimeAPageAtATime(_ backend: Backend) async throws {
+        let place = try await TestStore.new(backend)
+        defer { place.remove() }
+        let store = try await ConsentStore.open(place.location)
         let names = ["Ada Lovelace", "Émilie du Châtelet", "Grace Hopper", "ada king", "Mary Somerville"]
         var ids: [String] = []
         for (i, name) in names.enumerated() {
@@ -131,11 +121,11 @@ import Testing
         await store.close()
     }
 
-    @Test func aSubmissionSentTwiceIsKeptOnce() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+    @Test(arguments: Backend.allCases) func aSubmissionSentTwiceIsKeptOnce(_ backend: Backend) async throws {
+        let place = try await TestStore.new(backend)
+        defer { place.remove() }
         let signed = try Self.signed()
-        let store = try await ConsentStore.open(folder)
+        let store = try await ConsentStore.open(place.location)
         let kept = try await store.keep(signed.record, pdf: signed.pdf, pages: 3, id: "7c1e-submission")
         #expect(kept.id == "7c1e-submission")
         await #expect(throws: StoreError.alreadyKept("7c1e-submission")) {
@@ -149,11 +139,11 @@ import Testing
         await store.close()
     }
 
-    @Test func aPDFThatIsNotTheRecordsIsRefusedAndNothingIsKept() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+    @Test(arguments: Backend.allCases) func aPDFThatIsNotTheRecordsIsRefusedAndNothingIsKept(_ backend: Backend) async throws {
+        let place = try await TestStore.new(backend)
+        defer { place.remove() }
         let signed = try Self.signed()
-        let store = try await ConsentStore.open(folder)
+        let store = try await ConsentStore.open(place.location)
         var pdf = signed.pdf
         pdf[pdf.count / 2] ^= 1
         await #expect(throws: StoreError.self) { try await store.keep(signed.record, pdf: pdf, pages: 3) }
@@ -164,10 +154,10 @@ import Testing
         await store.close()
     }
 
-    @Test func savedSignaturesAreKeptInOrder() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try await ConsentStore.open(folder)
+    @Test(arguments: Backend.allCases) func savedSignaturesAreKeptInOrder(_ backend: Backend) async throws {
+        let place = try await TestStore.new(backend)
+        defer { place.remove() }
+        let store = try await ConsentStore.open(place.location)
         let first = try await store.keep(signature: #"{"strokes":[]}"#, digest: "a", savedAt: 1, provenance: Provenance(user: "u1", device: "d1"))
         let second = try await store.keep(signature: #"{"strokes":[[]]}"#, digest: "b", savedAt: 2)
         #expect(try await store.signatures().signatures == [first, second])
@@ -179,11 +169,11 @@ import Testing
         await store.close()
     }
 
-    @Test func theExportIsOneJSONLinePerEvent() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+    @Test(arguments: Backend.allCases) func theExportIsOneJSONLinePerEvent(_ backend: Backend) async throws {
+        let place = try await TestStore.new(backend)
+        defer { place.remove() }
         let signed = try Self.signed()
-        let store = try await ConsentStore.open(folder)
+        let store = try await ConsentStore.open(place.location)
         let kept = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
         try await store.withdraw(consent: kept.id, reason: "a \"quoted\"\nreason")
         for event in try await store.events() {
@@ -198,11 +188,11 @@ import Testing
         await store.close()
     }
 
-    @Test func writersInTwoConnectionsKeepOneChain() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let one = try await ConsentStore.open(folder)
-        let two = try await ConsentStore.open(folder)
+    @Test(arguments: Backend.allCases) func writersInTwoConnectionsKeepOneChain(_ backend: Backend) async throws {
+        let place = try await TestStore.new(backend)
+        defer { place.remove() }
+        let one = try await ConsentStore.open(place.location)
+        let two = try await ConsentStore.open(place.location)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for i in 0..<40 {
                 let store = i % 2 == 0 ? one : two
@@ -218,63 +208,68 @@ import Testing
         await two.close()
     }
 
-    @Test func theDatabaseRefusesToChangeOrDeleteAnEvent() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try await ConsentStore.open(folder)
-        _ = try await store.keep(signature: "{}", digest: "a", savedAt: 1)
-        let raw = try Self.raw(folder)
-        #expect(throws: DatabaseError.self) { try raw.write { try $0.execute(sql: "UPDATE event SET recorded_at = 'x'") } }
-        #expect(throws: DatabaseError.self) { try raw.write { try $0.execute(sql: "DELETE FROM event") } }
+    @Test(arguments: Backend.allCases) func theDatabaseRefusesToChangeOrDeleteAnEvent(_ backend: Backend) async throws {
+        let place = try await TestStore.new(backend)
+        defer { place.remove() }
+        let store = try await ConsentStore.open(place.location)
+        let signed = try Self.signed()
+        _ = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
+        for sql in ["UPDATE event SET recorded_at = 'x'", "DELETE FROM event", "UPDATE file SET sha256 = 'x'", "DELETE FROM file"] {
+            await #expect(throws: (any Error).self, "\(sql) was not refused") { try await place.execute(sql) }
+        }
         #expect(try await store.verify().failure == nil)
         await store.close()
     }
 
-    /// Changes made by hand, as `sqlite3` would, after dropping the triggers that refuse them, and the event that
-    /// verification must name (by its position among: 1 the document, 2 and 3 consents, 4 a withdrawal of 2, 5 a
-    /// signature).
-    static let tamperings: [(what: String, sql: String, sequence: Int64, message: String)] = [
-        ("a consent's content", "UPDATE event SET content = CAST(replace(CAST(content AS TEXT), 'Ada', 'Eve') AS BLOB) WHERE sequence = 2",
-         2, "its content's SHA-256"),
-        ("a withdrawal's reason and its digests, recomputed", "", 5, "links to"),
-        ("the time of an event", "UPDATE event SET recorded_at = '2020-01-01T00:00:00.000Z' WHERE sequence = 3", 3, "its SHA-256 is"),
-        ("an event removed", "DELETE FROM signer WHERE event_sequence = 3; DELETE FROM event WHERE sequence = 3", 4, "missing before it"),
-        ("a signed PDF", "UPDATE file SET bytes = CAST(replace(CAST(bytes AS TEXT), 'Page', 'Pagf') AS BLOB)", 2, "pdfSHA256"),
-        ("a consent's document column", "UPDATE event SET document_digest = 'x' WHERE sequence = 3", 3, "columns kept beside it"),
-        ("a signer's name in the index", "UPDATE signer SET name = 'Eve' WHERE event_sequence = 2 AND position = 0", 2, "columns kept beside it"),
-        ("the document", "UPDATE event SET content = CAST(replace(CAST(content AS TEXT), 'study', 'stud') AS BLOB) WHERE sequence = 1",
-         1, "its content's SHA-256"),
+    /// A change made by hand, as a person with `sqlite3` or `psql` would after dropping the triggers that refuse it.
+    struct Tampering: Sendable, CustomTestStringConvertible {
+        var what: String
+        var change: @Sendable (TestStore) async throws -> Int
+        /// The event verification must name, by its position among: 1 the document, 2 and 3 consents, 4 a withdrawal
+        /// of 2, 5 a signature; and words of its message.
+        var sequence: Int64
+        var message: String
+        var testDescription: String { what }
+    }
+
+    static let tamperings: [Tampering] = [
+        Tampering(what: "a consent's content", change: { try await $0.replace(in: "event", column: "content", "Ada", with: "Eve", where: "sequence = 2") },
+                  sequence: 2, message: "its content's SHA-256"),
+        // The withdrawal's reason changed and its own digests recomputed: the next event's link no longer matches.
+        Tampering(what: "a withdrawal's reason and its digests, recomputed", change: { try await $0.forge(event: 4, "by phone", with: "by post"); return 1 },
+                  sequence: 5, message: "links to"),
+        Tampering(what: "the time of an event", change: { try await $0.execute("UPDATE event SET recorded_at = '2020-01-01T00:00:00.000Z' WHERE sequence = 3") },
+                  sequence: 3, message: "its SHA-256 is"),
+        Tampering(what: "an event removed", change: {
+            try await $0.execute("DELETE FROM signer WHERE event_sequence = 3") + (try await $0.execute("DELETE FROM event WHERE sequence = 3"))
+        }, sequence: 4, message: "missing before it"),
+        Tampering(what: "a signed PDF", change: { try await $0.replace(in: "file", column: "bytes", "Page", with: "Pagf", where: "true") },
+                  sequence: 2, message: "pdfSHA256"),
+        Tampering(what: "a consent's document column", change: { try await $0.execute("UPDATE event SET document_digest = 'x' WHERE sequence = 3") },
+                  sequence: 3, message: "columns kept beside it"),
+        Tampering(what: "a signer's name in the index",
+                  change: { try await $0.execute("UPDATE signer SET name = 'Eve' WHERE event_sequence = 2 AND position = 0") },
+                  sequence: 2, message: "columns kept beside it"),
+        Tampering(what: "the record text returned at signing",
+                  change: { try await $0.replace(in: "file", column: "bytes", "\"Ada Lovelace\"", with: "\"Eve Lovelace\"", where: "true") },
+                  sequence: 2, message: "record text"),
+        Tampering(what: "the document", change: { try await $0.replace(in: "event", column: "content", "study", with: "stud", where: "sequence = 1") },
+                  sequence: 1, message: "its content's SHA-256"),
     ]
 
-    @Test(arguments: 0..<tamperings.count)
-    func aChangeByHandIsNamedByVerification(_ k: Int) async throws {
-        let tampering = Self.tamperings[k]
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+    @Test(arguments: Backend.allCases, tamperings)
+    func aChangeByHandIsNamedByVerification(_ backend: Backend, _ tampering: Tampering) async throws {
+        let place = try await TestStore.new(backend)
+        defer { place.remove() }
         let signed = try Self.signed()
-        let store = try await ConsentStore.open(folder)
+        let store = try await ConsentStore.open(place.location)
         let first = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
         _ = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
         try await store.withdraw(consent: first.id, reason: "by phone")
         _ = try await store.keep(signature: "{}", digest: "a", savedAt: 1)
         #expect(try await store.verify().failure == nil)
-        let raw = try Self.raw(folder)
-        try await raw.write { db in
-            for trigger in ["event_unchanged", "event_kept", "file_unchanged", "file_kept"] { try db.execute(sql: "DROP TRIGGER \(trigger)") }
-            if tampering.sql.isEmpty {
-                // The withdrawal's reason changed and its own digests recomputed, as a careful forger would: the next
-                // event's link no longer matches.
-                let row = try #require(try Row.fetchOne(db, sql: "SELECT sequence, kind, id, recorded_at, content, previous_sha256 FROM event WHERE sequence = 4"))
-                let content = Array(String(decoding: row["content"] as Data, as: UTF8.self).replacingOccurrences(of: "by phone", with: "by post").utf8)
-                let contentDigest = HexDigest.sha256(content)
-                let header = "signature-ink-event/1\n4\nwithdrawal\n\(row["id"] as String)\n\(row["recorded_at"] as String)\n\(contentDigest)\n\(row["previous_sha256"] as String)\n"
-                try db.execute(sql: "UPDATE event SET content = ?, content_sha256 = ?, sha256 = ? WHERE sequence = 4",
-                               arguments: [Data(content), contentDigest, HexDigest.sha256(Array(header.utf8))])
-            } else {
-                try db.execute(sql: tampering.sql)
-                #expect(db.changesCount > 0, "\(tampering.what): the change changed nothing")
-            }
-        }
+        try await place.dropTriggers()
+        #expect(try await tampering.change(place) > 0, "\(tampering.what): the change changed nothing")
         let failure = try #require(try await store.verify().failure, "\(tampering.what) was not found")
         #expect(failure.sequence == tampering.sequence, "\(tampering.what): \(failure)")
         #expect(failure.message.contains(tampering.message), "\(tampering.what): \(failure)")
@@ -282,7 +277,7 @@ import Testing
     }
 
     @Test func aStoreThatCannotBeOpenedSaysWhereWithoutAPassword() async throws {
-        let file = try Self.folder()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("signature-ink-\(UUID().uuidString)").path
         try Data("not a folder".utf8).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
         do {
@@ -291,11 +286,35 @@ import Testing
         } catch {
             #expect("\(error)".contains(file + "/inside"))
         }
+        // Nothing listens on port 1 of the loopback address.
+        for url in ["postgres://ink:s3cret@127.0.0.1:1/consents", "postgresql://ink:s3cret@127.0.0.1:1/consents?sslmode=disable"] {
+            do {
+                _ = try await ConsentStore.open(url)
+                Issue.record("opened \(url)")
+            } catch {
+                #expect("\(error)".contains(url.replacingOccurrences(of: ":s3cret", with: "")), "\(error)")
+                #expect(!"\(error)".contains("s3cret"))
+                #expect("\(error)".contains("refused"), "\(error)")
+            }
+        }
+        for (url, words) in [("postgres://127.0.0.1/consents", "names no user"), ("postgres://ink@127.0.0.1", "names no database"),
+                             ("postgres://ink:pw@127.0.0.1/db?sslmode=maybe", "sslmode must be"),
+                             ("postgres://ink@127.0.0.1/db?timeout=3", "'timeout' is not understood")] {
+            await #expect(throws: StoreError.self) { _ = try await ConsentStore.open(url) }
+            do { _ = try await ConsentStore.open(url) } catch { #expect("\(error)".contains(words), "\(error)") }
+        }
+    }
+
+    @Test func aPostgreSQLServerThatRefusesTheDatabaseIsNamed() async throws {
+        var components = try #require(URLComponents(string: try TestStore.serverURL()))
+        components.path = "/no_such_database"
+        components.password = "s3cret"
         do {
-            _ = try await ConsentStore.open("postgres://ink:s3cret@db.example:5432/consents")
-            Issue.record("opened a PostgreSQL store")
+            _ = try await ConsentStore.open(try #require(components.string))
+            Issue.record("opened a database that does not exist")
         } catch {
-            #expect("\(error)".contains("postgres://db.example:5432/consents"))
+            #expect("\(error)".contains("no_such_database"), "\(error)")
+            #expect("\(error)".contains("does not exist"), "\(error)")
             #expect(!"\(error)".contains("s3cret"))
         }
     }

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: Apache-2.0
+import FoundationEssentials
+import Logging
+import NIOCore
+import NIOSSL
+import PostgresNIO
+
+/// The store in PostgreSQL, through PostgresNIO's pool of connections: the same tables as SQLite's, for several
+/// server processes on several machines that share one log.
+///
+/// An append takes `LOCK TABLE event IN EXCLUSIVE MODE` inside its transaction: writers, in every process connected to
+/// the database, wait for one another, so the chain stays one line, while readers go on (the lock allows `SELECT`).
+/// A transaction answered by `COMMIT` is durable with PostgreSQL's defaults (`synchronous_commit = on`, `fsync = on`).
+/// Triggers refuse to change, delete or truncate an event or a file.
+final class PostgreSQLDatabase: StoreDatabase {
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let logger = Logger(label: "signature-ink.store", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// Connects to the database `url` names, brings its tables up to date, and starts the pool of connections.
+    /// - Parameters:
+    ///   - url: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, with `?sslmode=` `disable`, `prefer` (the default,
+    ///     as libpq's), `require` (encrypted, the certificate not checked, as libpq's) or `verify-full`.
+    ///   - location: the URL without its password, for errors.
+    /// - Throws: ``StoreError/unreachable(location:reason:)`` when the URL is not one or the server cannot be reached,
+    ///   refuses the user, or has no such database.
+    init(url: String, location: String) async throws(StoreError) {
+        let target = try Self.target(url, location: location)
+        let tls: PostgresClient.Configuration.TLS
+        let connectionTLS: PostgresConnection.Configuration.TLS
+        do {
+            switch target.sslMode {
+            case .disable:
+                (tls, connectionTLS) = (.disable, .disable)
+            case .prefer, .require:
+                var configuration = TLSConfiguration.makeClientConfiguration()
+                configuration.certificateVerification = .none
+                let context = try NIOSSLContext(configuration: configuration)
+                (tls, connectionTLS) = target.sslMode == .prefer
+                    ? (.prefer(configuration), .prefer(context)) : (.require(configuration), .require(context))
+            case .verifyFull:
+                let configuration = TLSConfiguration.makeClientConfiguration()
+                (tls, connectionTLS) = (.require(configuration), .require(try NIOSSLContext(configuration: configuration)))
+            }
+        } catch {
+            throw .unreachable(location: location, reason: "TLS: \(error)")
+        }
+        // One connection first: a server that cannot be reached is an error now, not requests that wait for it.
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: .init(host: target.host, port: target.port, username: target.user, password: target.password,
+                                     database: target.database, tls: connectionTLS),
+                id: 0, logger: logger)
+            do {
+                try await Self.migrate(connection, logger: logger)
+                try? await connection.close()
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+        } catch {
+            throw .unreachable(location: location, reason: Self.words(error))
+        }
+        let client = PostgresClient(
+            configuration: .init(host: target.host, port: target.port, username: target.user, password: target.password,
+                                 database: target.database, tls: tls),
+            backgroundLogger: logger)
+        self.client = client
+        running = Task { await client.run() }
+    }
+
+    // MARK: The URL
+
+    enum SSLMode: String { case disable, prefer, require, verifyFull = "verify-full" }
+
+    /// What a `postgres://` URL names.
+    struct Target {
+        var host: String
+        var port: Int
+        var user: String
+        var password: String?
+        var database: String
+        var sslMode: SSLMode
+    }
+
+    /// Reads a `postgres://` or `postgresql://` URL.
+    static func target(_ url: String, location: String) throws(StoreError) -> Target {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
+            throw .unreachable(location: location, reason: "not a URL of the form postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
+        }
+        guard let user = components.user, !user.isEmpty else {
+            throw .unreachable(location: location, reason: "the URL names no user (postgres://USER@HOST/DATABASE)")
+        }
+        let database = String(components.path.drop(while: { $0 == "/" }))
+        guard !database.isEmpty, !database.contains("/") else {
+            throw .unreachable(location: location, reason: "the URL names no database (postgres://USER@HOST/DATABASE)")
+        }
+        var sslMode = SSLMode.prefer
+        for item in components.queryItems ?? [] {
+            guard item.name == "sslmode" else {
+                throw .unreachable(location: location, reason: "the URL's parameter '\(item.name)' is not understood; only sslmode is")
+            }
+            guard let mode = item.value.flatMap(SSLMode.init(rawValue:)) else {
+                throw .unreachable(location: location, reason: "sslmode must be disable, prefer, require or verify-full")
+            }
+            sslMode = mode
+        }
+        return Target(host: host, port: components.port ?? 5432, user: user, password: components.password,
+                      database: database, sslMode: sslMode)
+    }
+
+    // MARK: The tables
+
+    /// Statements of each version of the schema, in order; `signature_ink_schema` holds the versions applied.
+    private static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE event (
+                sequence bigint PRIMARY KEY,
+                kind text NOT NULL,
+                id text NOT NULL UNIQUE,
+                recorded_at text NOT NULL,
+                content bytea NOT NULL,
+                content_sha256 text NOT NULL,
+                previous_sha256 text NOT NULL,
+                sha256 text NOT NULL,
+                subject text,
+                document_digest text,
+                user_id text,
+                device_id text
+            )
+            """,
+            "CREATE UNIQUE INDEX event_withdrawal ON event(subject) WHERE kind = 'withdrawal'",
+            "CREATE INDEX event_kind ON event(kind, sequence)",
+            "CREATE INDEX event_document ON event(document_digest, sequence) WHERE kind = 'consent'",
+            """
+            CREATE TABLE signer (
+                event_sequence bigint NOT NULL REFERENCES event(sequence),
+                position integer NOT NULL,
+                name text NOT NULL,
+                folded text NOT NULL,
+                PRIMARY KEY (event_sequence, position)
+            )
+            """,
+            "CREATE TABLE file (sha256 text PRIMARY KEY, bytes bytea NOT NULL)",
+            // LZ4 rather than the default pglz for the large values (a consent's content, its record and its PDF):
+            // pglz_compress was 2.8 % of the machine's time under a load of signings; a server built without LZ4
+            // keeps pglz.
+            """
+            DO $$ BEGIN
+                ALTER TABLE event ALTER COLUMN content SET COMPRESSION lz4;
+                ALTER TABLE file ALTER COLUMN bytes SET COMPRESSION lz4;
+            EXCEPTION WHEN feature_not_supported OR invalid_parameter_value THEN NULL;
+            END $$
+            """,
+            """
+            CREATE FUNCTION signature_ink_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION '% rows are never changed or deleted', TG_TABLE_NAME; END $$
+            """,
+            "CREATE TRIGGER event_unchanged BEFORE UPDATE OR DELETE ON event FOR EACH ROW EXECUTE FUNCTION signature_ink_refuse()",
+            "CREATE TRIGGER event_kept BEFORE TRUNCATE ON event FOR EACH STATEMENT EXECUTE FUNCTION signature_ink_refuse()",
+            "CREATE TRIGGER file_unchanged BEFORE UPDATE OR DELETE ON file FOR EACH ROW EXECUTE FUNCTION signature_ink_refuse()",
+            "CREATE TRIGGER file_kept BEFORE TRUNCATE ON file FOR EACH STATEMENT EXECUTE FUNCTION signature_ink_refuse()",
+        ],
+    ]
+
+    /// Applies the versions of the schema the database lacks, in one transaction under an advisory lock, so that
+    /// servers started together do not apply one twice.
+    private static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(7400301)", logger: logger)
+            try await connection.query("CREATE TABLE IF NOT EXISTS signature_ink_schema (version integer PRIMARY KEY)", logger: logger)
+            var applied = 0
+            for try await version in try await connection.query("SELECT coalesce(max(version), 0) FROM signature_ink_schema",
+                                                                 logger: logger).decode(Int.self) {
+                applied = version
+            }
+            for (offset, statements) in migrations.enumerated() where offset + 1 > applied {
+                for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await connection.query("INSERT INTO signature_ink_schema (version) VALUES (\(offset + 1))", logger: logger)
+            }
+        }
+    }
+
+    // MARK: Writing
+
+    func append(_ drafts: [EventDraft], blobs: [(sha256: String, bytes: [UInt8])], condition: AppendCondition,
+                recordedAt: String) async throws(StoreError) -> [StoreEvent] {
+        let logger = logger
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("LOCK TABLE event IN EXCLUSIVE MODE", logger: logger)
+                if case let .standingConsent(id) = condition { try await Self.checkStanding(id, connection, logger) }
+                // The chain's head and which of the drafts are kept already, in one round trip.
+                var head: ChainHead?
+                var kept: Set<String> = []
+                for try await (sequence, sha256, ids) in try await connection.query("""
+                    SELECT e.sequence, e.sha256, ARRAY(SELECT id FROM event WHERE id = ANY(\(drafts.map(\.id))))
+                    FROM (SELECT 1) AS one LEFT JOIN (SELECT sequence, sha256 FROM event ORDER BY sequence DESC LIMIT 1) AS e ON true
+                    """, logger: logger).decode((Int64?, String?, [String]).self) {
+                    if let sequence, let sha256 { head = ChainHead(sequence: sequence, sha256: sha256) }
+                    kept = Set(ids)
+                }
+                var appended: [StoreEvent] = []
+                for draft in drafts {
+                    if kept.contains(draft.id) {
+                        if draft.skipIfKept { continue }
+                        throw StoreError.alreadyKept(draft.id)
+                    }
+                    let event = StoreEvent(kind: draft.kind, id: draft.id, recordedAt: recordedAt, content: draft.content, after: head)
+                    try await connection.query(
+                        """
+                        INSERT INTO event (sequence, kind, id, recorded_at, content, content_sha256, previous_sha256, sha256,
+                                           subject, document_digest, user_id, device_id)
+                        VALUES (\(event.sequence), \(event.kind.rawValue), \(event.id), \(event.recordedAt),
+                                \(ByteBuffer(bytes: event.content)), \(event.contentSHA256), \(event.previousSHA256), \(event.sha256),
+                                \(draft.index.subject), \(draft.index.documentDigest), \(draft.index.user), \(draft.index.device))
+                        """, logger: logger)
+                    if !draft.index.signers.isEmpty {
+                        try await connection.query("""
+                            INSERT INTO signer (event_sequence, position, name, folded)
+                            SELECT \(event.sequence), (s.ordinality - 1)::integer, s.name, s.folded
+                            FROM unnest(\(draft.index.signers)::text[], \(draft.index.signers.map(EventIndex.fold))::text[])
+                                 WITH ORDINALITY AS s(name, folded, ordinality)
+                            """, logger: logger)
+                    }
+                    head = ChainHead(sequence: event.sequence, sha256: event.sha256)
+                    appended.append(event)
+                }
+                if !blobs.isEmpty {
+                    try await connection.query("""
+                        INSERT INTO file (sha256, bytes)
+                        SELECT * FROM unnest(\(blobs.map(\.sha256))::text[], \(blobs.map { ByteBuffer(bytes: $0.bytes) })::bytea[])
+                        ON CONFLICT (sha256) DO NOTHING
+                        """, logger: logger)
+                }
+                return appended
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Throws unless the consent `id` exists and stands.
+    private static func checkStanding(_ id: String, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        var kind: String?
+        for try await value in try await connection.query("SELECT kind FROM event WHERE id = \(id)", logger: logger).decode(String.self) {
+            kind = value
+        }
+        guard kind == StoreEvent.Kind.consent.rawValue else { throw StoreError.unknownConsent(id) }
+        for try await (withdrawal, at) in try await connection.query(
+            "SELECT id, recorded_at FROM event WHERE kind = 'withdrawal' AND subject = \(id)", logger: logger).decode((String, String).self) {
+            throw StoreError.alreadyWithdrawn(consent: id, withdrawal: withdrawal, at: at)
+        }
+    }
+
+    // MARK: Reading
+
+    /// The columns of an event, its index and its withdrawal, in the order ``storedRow(_:)`` reads them.
+    private static let columns = """
+        SELECT e.sequence, e.kind, e.id, e.recorded_at, e.content, e.content_sha256, e.previous_sha256, e.sha256,
+               e.subject, e.document_digest, e.user_id, e.device_id,
+               (SELECT coalesce(json_agg(name ORDER BY position), '[]'::json)::text FROM signer WHERE event_sequence = e.sequence),
+               w.sequence, w.kind, w.id, w.recorded_at, w.content, w.content_sha256, w.previous_sha256, w.sha256
+        FROM event e LEFT JOIN event w ON e.kind = 'consent' AND w.kind = 'withdrawal' AND w.subject = e.id
+        """
+
+    func row(id: String) async throws(StoreError) -> StoredRow? {
+        var binds = PostgresBindings()
+        binds.append(id)
+        return try await rows(Self.columns + " WHERE e.id = $1", binds).first
+    }
+
+    func consents(_ query: ConsentQuery) async throws(StoreError) -> [StoredRow] {
+        var binds = PostgresBindings()
+        func next(_ value: some PostgresNonThrowingEncodable) -> String {
+            binds.append(value)
+            return "$\(binds.count)"
+        }
+        var sql = Self.columns + " WHERE e.kind = 'consent' AND e.sequence > \(next(query.after))"
+        if let digest = query.documentDigest { sql += " AND e.document_digest = \(next(digest.lowercased()))" }
+        if let name = query.signerName {
+            sql += " AND EXISTS (SELECT 1 FROM signer s WHERE s.event_sequence = e.sequence AND strpos(s.folded, \(next(EventIndex.fold(name)))) > 0)"
+        }
+        if let from = query.from { sql += " AND e.recorded_at >= \(next(StoreEvent.timestamp(from)))" }
+        if let to = query.to { sql += " AND e.recorded_at < \(next(StoreEvent.timestamp(to)))" }
+        if let withdrawn = query.withdrawn { sql += withdrawn ? " AND w.sequence IS NOT NULL" : " AND w.sequence IS NULL" }
+        sql += " ORDER BY e.sequence LIMIT \(next(query.limit + 1))"
+        return try await rows(sql, binds)
+    }
+
+    func rows(kind: StoreEvent.Kind?, after: Int64, limit: Int) async throws(StoreError) -> [StoredRow] {
+        var binds = PostgresBindings()
+        binds.append(after)
+        binds.append(limit)
+        if let kind {
+            binds.append(kind.rawValue)
+            return try await rows(Self.columns + " WHERE e.kind = $3 AND e.sequence > $1 ORDER BY e.sequence LIMIT $2", binds)
+        }
+        return try await rows(Self.columns + " WHERE e.sequence > $1 ORDER BY e.sequence LIMIT $2", binds)
+    }
+
+    func withdrawal(of id: String) async throws(StoreError) -> StoreEvent? {
+        do {
+            for try await row in try await client.query("""
+                SELECT sequence, kind, id, recorded_at, content, content_sha256, previous_sha256, sha256
+                FROM event WHERE kind = 'withdrawal' AND subject = \(id)
+                """, logger: logger) {
+                return try Self.event(row.makeRandomAccess(), at: 0)
+            }
+            return nil
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    func blob(sha256: String) async throws(StoreError) -> [UInt8]? {
+        do {
+            for try await bytes in try await client.query("SELECT bytes FROM file WHERE sha256 = \(sha256)", logger: logger)
+                .decode(ByteBuffer.self) {
+                return Array(bytes.readableBytesView)
+            }
+            return nil
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    func close() async {
+        running.cancel()
+        await running.value
+    }
+
+    /// Runs a query of ``columns`` and reads its rows.
+    private func rows(_ sql: String, _ binds: PostgresBindings) async throws(StoreError) -> [StoredRow] {
+        do {
+            var rows: [StoredRow] = []
+            for try await row in try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger) {
+                rows.append(try Self.storedRow(row))
+            }
+            return rows
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// The event in the eight cells of `cells` from `offset` on (sequence, kind, id, recorded_at, content and the
+    /// three digests), or `nil` when its sequence is `NULL` (no withdrawal joined).
+    private static func event(_ cells: PostgresRandomAccessRow, at offset: Int) throws -> StoreEvent? {
+        guard let sequence = try cells[offset].decode(Int64?.self) else { return nil }
+        let kindName = try cells[offset + 1].decode(String.self)
+        guard let kind = StoreEvent.Kind(rawValue: kindName) else {
+            throw StoreError.corrupt("event \(sequence) has the kind '\(kindName)'")
+        }
+        let content = try cells[offset + 4].decode(ByteBuffer.self)
+        return StoreEvent(sequence: sequence, kind: kind, id: try cells[offset + 2].decode(String.self),
+                          recordedAt: try cells[offset + 3].decode(String.self), content: Array(content.readableBytesView),
+                          contentSHA256: try cells[offset + 5].decode(String.self),
+                          previousSHA256: try cells[offset + 6].decode(String.self), sha256: try cells[offset + 7].decode(String.self))
+    }
+
+    /// A row of ``columns`` as a stored row.
+    private static func storedRow(_ row: PostgresRow) throws -> StoredRow {
+        let cells = row.makeRandomAccess()
+        guard let main = try event(cells, at: 0) else { throw StoreError.corrupt("an event without a sequence") }
+        let index = EventIndex(subject: try cells[8].decode(String?.self), documentDigest: try cells[9].decode(String?.self),
+                               signers: EventIndex.signers(json: try cells[12].decode(String?.self)),
+                               user: try cells[10].decode(String?.self), device: try cells[11].decode(String?.self))
+        return StoredRow(event: main, index: index, withdrawal: try event(cells, at: 13))
+    }
+
+    // MARK: Errors
+
+    /// A PostgresNIO error as a store error.
+    private static func storeError(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? PostgresTransactionError {
+            if let closure = error.closureError { return storeError(closure) }
+            if let commit = error.commitError { return .database("the commit failed: \(words(commit))") }
+            if let begin = error.beginError { return .database(words(begin)) }
+        }
+        return .database(words(error))
+    }
+
+    /// What an error says: the server's message, or the connection's failure, without the query or the password.
+    static func words(_ error: any Error) -> String {
+        if let error = error as? PostgresTransactionError {
+            return (error.closureError ?? error.commitError ?? error.beginError).map(words) ?? "the transaction failed"
+        }
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] {
+            return error.serverInfo?[.sqlState].map { "\(message) (SQLSTATE \($0))" } ?? message
+        }
+        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+        return "\(error.code)"
+    }
+}
