@@ -28,19 +28,21 @@ struct StoreOptions: ParsableArguments {
         """, valueName: "postgres://user[:password]@host[:port]/database"))
     var database: String?
 
-    /// The location given: the PostgreSQL URL, from the option or the environment, or else the folder.
-    var location: String {
-        if let database { return database }
-        if let url = ProcessInfo.processInfo.environment["SIGNATURE_INK_DATABASE"], !url.isEmpty { return url }
-        return data
+    /// The location given, with where it was given: the PostgreSQL URL of `--database` or of the environment, or else
+    /// the folder of `--data`.
+    var location: (value: String, givenBy: String) {
+        if let database { return (database, "--database") }
+        if let url = ProcessInfo.processInfo.environment["SIGNATURE_INK_DATABASE"], !url.isEmpty { return (url, "SIGNATURE_INK_DATABASE") }
+        return (data, "--data")
     }
 
-    /// Opens the store, or fails naming it (a URL without its password).
+    /// Opens the store, or fails naming it (a URL without its password) and where it was given.
     func open() async throws -> ConsentStore {
+        let location = location
         do {
-            return try await ConsentStore.open(location)
+            return try await ConsentStore.open(location.value)
         } catch {
-            throw ValidationError("\(database != nil ? "--database" : location == data ? "--data" : "SIGNATURE_INK_DATABASE"): \(error)")
+            throw ValidationError("\(location.givenBy): \(error)")
         }
     }
 }

@@ -101,8 +101,8 @@ struct TestStore: Sendable {
     }
 
     /// A careful forgery: the content of the event at `sequence` changed, and its own digests recomputed, as someone
-    /// who knows how the chain is built would.
-    func forge(event sequence: Int64, _ text: String, with replacement: String) async throws {
+    /// who knows how the chain is built would. Returns the rows changed.
+    func forge(event sequence: Int64, _ text: String, with replacement: String) async throws -> Int {
         let columns = "SELECT kind, id, recorded_at, content, previous_sha256 FROM event WHERE sequence = \(sequence)"
         let (kind, id, recordedAt, content, previous): (String, String, String, [UInt8], String)
         switch backend {
@@ -124,7 +124,7 @@ struct TestStore: Sendable {
         let header = "signature-ink-event/1\n\(sequence)\n\(kind)\n\(id)\n\(recordedAt)\n\(contentDigest)\n\(previous)\n"
         let hex = changed.map { String(format: "%02x", $0) }.joined()
         let literal = backend == .sqlite ? "X'\(hex)'" : "'\\x\(hex)'::bytea"
-        try await execute("""
+        return try await execute("""
             UPDATE event SET content = \(literal), content_sha256 = '\(contentDigest)', sha256 = '\(HexDigest.sha256(Array(header.utf8)))' \
             WHERE sequence = \(sequence)
             """)
