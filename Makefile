@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SAMPLES := $(wildcard SampleStrokes/*.json)
 
-.PHONY: all deps build release test test-api test-browser test-server test-store test-release test-readme test-spark server load docs demo bench bench-check bench-update fuzz sanitize clean
+.PHONY: all deps build release test test-steps test-api test-browser test-server test-store test-release test-readme test-spark server load docs demo bench bench-check bench-update fuzz sanitize clean
 
 all: build
 
@@ -61,13 +61,18 @@ release: deps
 	@echo "signature-ink is $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/signature-ink"
 
 # Builds everything (failing on any warning in this project's own code) and runs the tests, the store's on SQLite and
-# on a throw-away PostgreSQL cluster (Scripts/with-postgres starts it and removes it after), then the HTTP API against
-# its description (test-api) and the pages in a real browser (test-browser).
+# on a throw-away PostgreSQL cluster, then the HTTP API against its description (test-api), the pages in a real
+# browser (test-browser) and the rest below. Every step runs beside the one cluster (Scripts/with-postgres starts it
+# and removes it after), so that every swift command sees the same environment: SwiftPM reads the package's manifests
+# again, about 20 s each time, when the environment changes.
 test: deps
+	@Scripts/with-postgres $(MAKE) --no-print-directory test-steps
+
+test-steps:
 	$(SWIFT) build --build-tests 2>&1 | tee .build-log.txt
 	@if grep -E "^/.*/(Sources|Tests)/.*: warning:" .build-log.txt; then echo "error: warnings in the build" >&2; exit 1; fi
 	@rm -f .build-log.txt
-	Scripts/with-postgres $(SWIFT) test
+	$(SWIFT) test
 	$(MAKE) test-api
 	$(MAKE) test-browser
 	$(MAKE) test-server

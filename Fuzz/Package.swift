@@ -31,6 +31,9 @@ let package = Package(
             dependencies: ["FuzzSupport"]
                 + (name == "consent" ? [.product(name: "SignatureInkConsent", package: "SignatureInk")] : [])
                 + (name == "form" ? [.product(name: "SignatureInkForms", package: "SignatureInk")] : []),
-            swiftSettings: settings)
+            swiftSettings: settings,
+            // lld rather than the default gold: each target links the whole engine with its debug information, and gold
+            // is single-threaded (the package's 190 MB debug test binary links in 15.3 s with gold, 5.2 s with lld).
+            linkerSettings: [.unsafeFlags(["-use-ld=lld"])])
     }
 )

@@ -33,7 +33,9 @@ public final class ConsentStore: Sendable {
     /// Opens the store at `location`, creating it (and its tables) when it does not exist.
     /// - Parameter location: a folder for SQLite, created when missing (the database is `consents.sqlite` in it); or a
     ///   PostgreSQL database, `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, with `?sslmode=` `disable`, `prefer`
-    ///   (the default), `require` or `verify-full` as libpq reads them. Several processes may open the same database.
+    ///   (the default), `require` or `verify-full` as libpq reads them; a URL without a password takes the environment's
+    ///   `PGPASSWORD`, as libpq does, so that the password shows in no process list. Several processes may open the
+    ///   same database.
     /// - Throws: ``StoreError/unreachable(location:reason:)`` naming the location, a URL without its password.
     public static func open(_ location: String) async throws(StoreError) -> ConsentStore {
         guard let scheme = ["postgres://", "postgresql://"].first(where: { location.hasPrefix($0) }) else {

@@ -24,7 +24,8 @@ struct StoreOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("""
         Keep the store in PostgreSQL instead, shared by every server given the same database; its tables are created \
-        when missing (default: the environment's SIGNATURE_INK_DATABASE, which keeps a password out of the process list).
+        when missing (default: the environment's SIGNATURE_INK_DATABASE). A URL without a password takes the \
+        environment's PGPASSWORD; either keeps the password out of the process list.
         """, valueName: "postgres://user[:password]@host[:port]/database"))
     var database: String?
 

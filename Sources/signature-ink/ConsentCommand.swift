@@ -81,7 +81,8 @@ struct ConsentSignCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("""
         Also keep the consent in this consent store, committed before the files are written: the folder \
-        signature-ink-server --data uses, or the PostgreSQL database its --database names.
+        signature-ink-server --data uses, or the PostgreSQL database its --database names (a password given in the \
+        environment's PGPASSWORD rather than in the URL stays out of the process list).
         """, valueName: "dir|postgres://user@host/database"))
     var store: String?
 

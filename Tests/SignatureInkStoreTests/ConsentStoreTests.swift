@@ -305,17 +305,39 @@ import Testing
         }
     }
 
+    /// The test cluster asks for a password over TCP (`Scripts/with-postgres`): a URL without one fails, naming what is
+    /// missing, and opens with the password in `PGPASSWORD`, which no process list shows.
+    @Test func aPasswordMayComeFromPGPASSWORD() async throws {
+        var components = try #require(URLComponents(string: try TestStore.serverURL()))
+        let password = try #require(components.password, "the test cluster's URL carries its password")
+        components.password = nil
+        let bare = try #require(components.string)
+        unsetenv("PGPASSWORD")
+        do {
+            _ = try await ConsentStore.open(bare)
+            Issue.record("opened \(bare) without a password")
+        } catch {
+            #expect("\(error)".contains("asks for a password"), "\(error)")
+        }
+        setenv("PGPASSWORD", password, 1)
+        defer { unsetenv("PGPASSWORD") }
+        let store = try await ConsentStore.open(bare)
+        #expect(store.location == bare)
+        _ = try await store.verify()
+        await store.close()
+    }
+
     @Test func aPostgreSQLServerThatRefusesTheDatabaseIsNamed() async throws {
         var components = try #require(URLComponents(string: try TestStore.serverURL()))
         components.path = "/no_such_database"
-        components.password = "s3cret"
+        let password = try #require(components.password, "the test cluster's URL carries its password")
         do {
             _ = try await ConsentStore.open(try #require(components.string))
             Issue.record("opened a database that does not exist")
         } catch {
             #expect("\(error)".contains("no_such_database"), "\(error)")
             #expect("\(error)".contains("does not exist"), "\(error)")
-            #expect(!"\(error)".contains("s3cret"))
+            #expect(!"\(error)".contains(password))
         }
     }
 }

@@ -9,13 +9,14 @@ the administrator's routes and through `signature-ink-server verify-store`.
 
 Three times: on SQLite (a store folder); on PostgreSQL (a new database); and with two servers on one PostgreSQL
 database, both under load, one of them killed each round while the other goes on, and one submission in four sent to
-both servers at once, which must be kept once and answered alike by both.
+both servers at once, which must be kept once and answered alike by both; these two take the database from the
+environment (SIGNATURE_INK_DATABASE without the password, PGPASSWORD) rather than from --database.
 
 Usage: python3 Tests/Store/crash.py SERVER_BINARY      (make test-store runs it, beside a throw-away PostgreSQL cluster)
 Environment: SIGNATURE_INK_TEST_POSTGRES, the PostgreSQL server's URL (Scripts/with-postgres sets it);
 CRASH_ROUNDS (default 4), CRASH_SEED (default 20261126).
 """
-import base64, hashlib, http.client, json, os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time, uuid
+import base64, hashlib, http.client, json, os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time, urllib.parse, uuid
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 failures = []
@@ -47,10 +48,11 @@ def submission(names):
 
 
 class Server:
-    def __init__(self, binary, store, token_file):
+    def __init__(self, binary, store, token_file, environment):
         self.port = free_port()
         self.process = subprocess.Popen([binary, "--port", str(self.port), *store, "--admin-token-file", token_file],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "LOG_LEVEL": "error"})
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        env={**os.environ, "LOG_LEVEL": "error", **environment})
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -93,7 +95,7 @@ def new_postgres_database():
     return server.rsplit("/", 1)[0] + "/" + name
 
 
-def scenario(title, binary, store, servers, rounds, rng, work):
+def scenario(title, binary, store, servers, rounds, rng, work, environment={}):
     """Signs under load on `servers` servers sharing `store`, killing one each round, then checks what was kept."""
     print("== %s ==" % title)
     token_file = os.path.join(work, "token")
@@ -104,7 +106,7 @@ def scenario(title, binary, store, servers, rounds, rng, work):
     disagreements = []
     pairs = []  # the statuses of each submission sent to both servers at once
     lock = threading.Lock()
-    running = [Server(binary, store, token_file) for _ in range(servers)]
+    running = [Server(binary, store, token_file, environment) for _ in range(servers)]
 
     def remember(answer):
         answer = json.loads(answer)
@@ -157,7 +159,7 @@ def scenario(title, binary, store, servers, rounds, rng, work):
         stop.set()
         for t in threads:
             t.join()
-        running[victim] = Server(binary, store, token_file)
+        running[victim] = Server(binary, store, token_file, environment)
         print("round %d: server %d killed with %d consents acknowledged so far" % (number + 1, victim + 1, len(acknowledged)))
 
     server = running[0]
@@ -194,7 +196,7 @@ def scenario(title, binary, store, servers, rounds, rng, work):
     finally:
         for server in running:
             server.stop()
-    offline = subprocess.run([binary, "verify-store", *store], capture_output=True, text=True)
+    offline = subprocess.run([binary, "verify-store", *store], capture_output=True, text=True, env={**os.environ, **environment})
     check(offline.returncode == 0 and offline.stdout.startswith("ok: %d events" % verified.get("events", -1)),
           "signature-ink-server verify-store agrees (%s)" % (offline.stdout + offline.stderr).strip())
 
@@ -215,7 +217,13 @@ def main():
     try:
         scenario("SQLite", binary, ["--data", os.path.join(work, "store")], 1, rounds, rng, work)
         scenario("PostgreSQL", binary, ["--database", new_postgres_database()], 1, rounds, rng, work)
-        scenario("two servers on one PostgreSQL database", binary, ["--database", new_postgres_database()], 2, rounds, rng, work)
+        # These servers take the database from the environment, the URL without its password and the password in
+        # PGPASSWORD, as an operator keeps a password out of the process list.
+        url = urllib.parse.urlsplit(new_postgres_database())
+        check(url.password is not None, "the test server's URL has a password, which the servers below must take from PGPASSWORD")
+        bare = url._replace(netloc=url.netloc.replace(":%s@" % url.password, "@")).geturl()
+        scenario("two servers on one PostgreSQL database", binary, [], 2, rounds, rng, work,
+                 {"SIGNATURE_INK_DATABASE": bare, "PGPASSWORD": url.password or ""})
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print("the store under kill -9: %s in %.1f s" % ("ok" if not failures else "%d checks FAILED" % len(failures),
