@@ -5,6 +5,7 @@ import SignatureInk
 import SignatureInkConsent
 import SignatureInkFormats
 import SignatureInkRender
+import Synchronization
 import Testing
 
 @Suite struct ConsentSubmissionTests {
@@ -59,6 +60,23 @@ import Testing
         #expect(signed.document.appliedSignature(for: "investigator")?.name == "Charles Babbage")
         // The same submission and time give the same bytes again.
         #expect(try Self.sample().sign(now: Self.now).pdf == signed.pdf)
+    }
+
+    /// Text on several threads is laid out at once, each thread with a font map of its own, and a consent's
+    /// paragraphs may be set by different ones: the PDF is the same bytes whichever thread signs it and whatever the
+    /// others do meanwhile (a font embedded twice, or subset differently, would change them).
+    @Test func consentsSignedOnFourThreadsAtOnceAreTheSameBytesAsOneAlone() throws {
+        let alone = try Self.sample().sign(now: Self.now).pdf
+        let results = Mutex<[[UInt8]]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<3 {
+                let pdf = (try? Self.sample().sign(now: Self.now).pdf) ?? []
+                results.withLock { $0.append(pdf) }
+            }
+        }
+        let pdfs = results.withLock { $0 }
+        #expect(pdfs.count == 12)
+        #expect(pdfs.allSatisfy { $0 == alone }, "\(pdfs.filter { $0 != alone }.count) of 12 differ")
     }
 
     @Test func letterIsLaidOutOnLetterAndRecordedAsLetter() throws {

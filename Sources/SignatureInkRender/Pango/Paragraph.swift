@@ -152,7 +152,8 @@ public struct Paragraph: Sendable, Hashable {
         var target: String
     }
 
-    /// Makes the Pango layout of the paragraph in `width` and runs `body` with it, under the fonts' lock.
+    /// Makes the Pango layout of the paragraph in `width` and runs `body` with it, in a context no other thread uses
+    /// meanwhile.
     private func withLayout<R>(width: Double, _ body: (OpaquePointer, [LinkRange]) throws(RenderError) -> R)
         throws(RenderError) -> R {
         guard width > 0, width.isFinite, width < 1_000_000 else {
@@ -168,7 +169,7 @@ public struct Paragraph: Sendable, Hashable {
             pango.pango_layout_set_width(layout, Int32((width * scale).rounded(.down)))
             pango.pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
             // A fixed base direction: lines start at its edge, whatever the paragraph's first letter. The context is
-            // shared by every layout (under the fonts' lock), so its direction is put back when this layout is done.
+            // lent to every later layout (ProjectFonts.withContext), so its direction is put back when this one is done.
             let context = direction == .auto ? nil : pango.pango_layout_get_context(layout)
             let previous = context.map { pango.pango_context_get_base_dir($0) }
             defer { if let context, let previous { pango.pango_context_set_base_dir(context, previous) } }

@@ -12,7 +12,12 @@ import Synchronization
 /// bytes wherever the packages are installed.
 ///
 /// A Pango font map is not safe to use from several threads at once, so every use goes through ``withContext(_:)``,
-/// which holds one lock. Text is a small part of a render (a caption, a name), so the lock costs little.
+/// which lends the caller a font map and context that no other thread holds, and makes one more when every one is
+/// lent: texts on several threads are laid out at once, and there are never more font maps than threads that set
+/// text at the same moment. With one font map behind one lock, two workers signing consents took turns at their
+/// text (a quarter of a signing: HarfBuzz, Pango and GLib in perf) and spun waiting for it (5 % of the server's
+/// time, BENCHMARKS.md). Every font map is made from the same configuration, so a text gives the same glyphs and the
+/// same bytes whichever one lays it out.
 enum ProjectFonts {
     /// Folders that hold the fonts, as Debian installs them.
     static let directories = ["/usr/share/fonts/truetype/noto", "/usr/share/fonts/opentype/noto"]
@@ -49,52 +54,64 @@ enum ProjectFonts {
             """
     }
 
-    /// The Pango state shared by every text, made on first use. Its pointers are used only under the lock.
-    private enum Loaded: @unchecked Sendable {
-        /// The font map and one context made from it.
-        case ready(fontMap: UnsafeMutablePointer<PangoFontMap>, context: OpaquePointer)
-        /// Why the fonts could not be loaded.
-        case failed(RenderError)
+    /// A font map and one context made from it, used by one thread at a time (it is lent by ``withContext(_:)``).
+    private struct State: @unchecked Sendable {
+        var fontMap: UnsafeMutablePointer<PangoFontMap>
+        var context: OpaquePointer
     }
 
-    private static let shared = Mutex<Loaded?>(nil)
+    /// The states not lent now, and why the fonts could not be loaded, once that is known.
+    private struct Pool {
+        var idle: [State] = []
+        var failure: RenderError?
+    }
 
-    /// Runs `body` with the shared Pango context, holding the lock that every use of Pango takes.
+    private static let pool = Mutex(Pool())
+
+    /// Runs `body` with a Pango context that no other thread uses while `body` runs.
     /// - Throws: ``RenderError/text(_:)`` when none of the project's fonts is installed, or what `body` throws.
     static func withContext<R>(_ body: (OpaquePointer) throws(RenderError) -> R) throws(RenderError) -> R {
-        let result: Result<R, RenderError> = shared.withLock { loaded in
-            if loaded == nil { loaded = load() }
-            switch loaded {
-            case let .ready(_, context):
-                do throws(RenderError) { return .success(try body(context)) } catch { return .failure(error) }
-            case let .failed(error): return .failure(error)
-            case nil: return .failure(.text("the fonts could not be loaded"))
-            }
-        }
-        return try result.get()
+        let state = try borrow()
+        defer { pool.withLock { $0.idle.append(state) } }
+        return try body(state.context)
     }
 
-    /// Builds the fontconfig configuration and the font map; called once, under the lock.
-    private static func load() -> Loaded {
-        if case let .failure(error) = PangoLibrary.loaded { return .failed(error) }
-        guard let config = FcConfigCreate() else { return .failed(.text("fontconfig could not be started")) }
+    /// A state no thread holds: an idle one, or a new one, made outside the lock so that other threads go on.
+    private static func borrow() throws(RenderError) -> State {
+        let idle: Result<State?, RenderError> = pool.withLock { pool in
+            if let failure = pool.failure { return .failure(failure) }
+            return .success(pool.idle.popLast())
+        }
+        if let state = try idle.get() { return state }
+        switch load() {
+        case let .success(state): return state
+        case let .failure(error):
+            pool.withLock { $0.failure = error }
+            throw error
+        }
+    }
+
+    /// Builds the fontconfig configuration, a font map that uses it and a context; once for each state.
+    private static func load() -> Result<State, RenderError> {
+        if case let .failure(error) = PangoLibrary.loaded { return .failure(error) }
+        guard let config = FcConfigCreate() else { return .failure(.text("fontconfig could not be started")) }
         defer { FcConfigDestroy(config) }
         let text = Array(configuration.utf8) + [0]  // fontconfig reads a NUL-terminated buffer
         let parsed = text.withUnsafeBufferPointer { FcConfigParseAndLoadFromMemory(config, $0.baseAddress, 1) }
         guard parsed != 0, FcConfigBuildFonts(config) != 0 else {
-            return .failed(.text("the font configuration could not be loaded"))
+            return .failure(.text("the font configuration could not be loaded"))
         }
         guard let fonts = FcConfigGetFonts(config, FcSetSystem), fonts.pointee.nfont > 0 else {
-            return .failed(.text("none of the fonts is installed (\(files.joined(separator: ", ")) in "
+            return .failure(.text("none of the fonts is installed (\(files.joined(separator: ", ")) in "
                                   + "\(directories.joined(separator: " or ")); Debian's fonts-noto-core and fonts-noto-cjk have them)"))
         }
         guard let map = pango.pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
-            return .failed(.text("Pango has no FreeType font map"))
+            return .failure(.text("Pango has no FreeType font map"))
         }
         let fontMap = map
         pango.pango_fc_font_map_set_config(OpaquePointer(map), config)
         guard let context = pango.pango_font_map_create_context(fontMap) else {
-            return .failed(.text("Pango could not make a context"))
+            return .failure(.text("Pango could not make a context"))
         }
         // Outlines at their design positions: no hinting and no rounding, so a text measures the same at every
         // scale and in every format.
@@ -105,6 +122,6 @@ enum ProjectFonts {
         pango.pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
         pango.pango_context_set_round_glyph_positions(context, 0)
-        return .ready(fontMap: fontMap, context: context)
+        return .success(State(fontMap: fontMap, context: context))
     }
 }

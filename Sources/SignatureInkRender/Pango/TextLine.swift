@@ -86,7 +86,7 @@ struct TextLine {
         }
     }
 
-    /// Makes the Pango layout of the line and runs `body` with it, under the fonts' lock.
+    /// Makes the Pango layout of the line and runs `body` with it, in a Pango context no other thread uses meanwhile.
     func withLayout<R>(_ body: (OpaquePointer) throws(RenderError) -> R) throws(RenderError) -> R {
         guard font.size > 0, font.size.isFinite else {
             throw .invalidOption(option: "font size", message: "\(font.size); must be a positive number")
