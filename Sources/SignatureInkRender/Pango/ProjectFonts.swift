@@ -54,9 +54,9 @@ enum ProjectFonts {
             """
     }
 
-    /// A font map and one context made from it, used by one thread at a time (it is lent by ``withContext(_:)``).
+    /// A context and, through the reference it holds, its font map, used by one thread at a time (it is lent by
+    /// ``withContext(_:)``).
     private struct State: @unchecked Sendable {
-        var fontMap: UnsafeMutablePointer<PangoFontMap>
         var context: OpaquePointer
     }
 
@@ -108,9 +108,8 @@ enum ProjectFonts {
         guard let map = pango.pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
             return .failure(.text("Pango has no FreeType font map"))
         }
-        let fontMap = map
         pango.pango_fc_font_map_set_config(OpaquePointer(map), config)
-        guard let context = pango.pango_font_map_create_context(fontMap) else {
+        guard let context = pango.pango_font_map_create_context(map) else {
             return .failure(.text("Pango could not make a context"))
         }
         // Outlines at their design positions: no hinting and no rounding, so a text measures the same at every
@@ -122,6 +121,6 @@ enum ProjectFonts {
         pango.pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
         pango.pango_context_set_round_glyph_positions(context, 0)
-        return .success(State(fontMap: fontMap, context: context))
+        return .success(State(context: context))
     }
 }

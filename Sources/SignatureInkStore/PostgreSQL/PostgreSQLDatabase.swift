@@ -301,7 +301,7 @@ final class PostgreSQLDatabase: StoreDatabase {
     }
 
     func withdrawal(of id: String) async throws(StoreError) -> StoreEvent? {
-        try await first(WithdrawalOf(consent: id)) ?? nil
+        try await first(WithdrawalOf(consent: id))
     }
 
     func blob(sha256: String) async throws(StoreError) -> [UInt8]? {
@@ -332,7 +332,12 @@ final class PostgreSQLDatabase: StoreDatabase {
             """
         var consent: String
         func makeBindings() -> PostgresBindings { Self.bindings(consent) }
-        func decodeRow(_ row: PostgresRow) throws -> StoreEvent? { try PostgreSQLDatabase.event(row.makeRandomAccess(), at: 0) }
+        func decodeRow(_ row: PostgresRow) throws -> StoreEvent {
+            guard let event = try PostgreSQLDatabase.event(row.makeRandomAccess(), at: 0) else {
+                throw StoreError.corrupt("a withdrawal without a sequence")
+            }
+            return event
+        }
     }
 
     /// `blob(sha256:)`'s query.
