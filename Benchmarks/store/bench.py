@@ -20,6 +20,7 @@ with each round's figures. The body is the sample study consent with two signers
 page posts it, without a submission identifier, so that each request is a new consent.
 
 Usage: Scripts/with-postgres python3 Benchmarks/store/bench.py [--seconds 10] [--rounds 3] [--connections 2,4]
+           [--reads-only]
        (builds the release server first; make bench-store)
 """
 import argparse, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time, urllib.request
@@ -89,6 +90,9 @@ def main():
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", default="2,4", help="connection counts, each measured (default 2,4)")
+    parser.add_argument("--reads-only", action="store_true", help="measure the reads only (one consent is signed first)")
+    parser.add_argument("--baseline", metavar="SERVER",
+                        help="another signature-ink-server binary, measured in the same rounds (labels start with 'baseline')")
     options = parser.parse_args()
     subprocess.run(["swift", "build", "-c", "release", "--product", "signature-ink-server"], cwd=root, check=True,
                    stdout=subprocess.DEVNULL)
@@ -129,13 +133,23 @@ def main():
     admin = ["Authorization: Bearer " + token]
     token_flags = ["--admin-token-file", os.path.join(work, "token")]
     try:
+        servers = [("", binary)] + ([("baseline, ", options.baseline)] if options.baseline else [])
         for round in range(options.rounds):
-            for kind, flags in [("no store", ["--no-store"])] + [(kind, store + token_flags) for kind, store in stores.items()]:
-                process, port = start(binary, flags)
+          for prefix, server_binary in servers:
+            for name, flags in [("no store", ["--no-store"])] + [(kind, store + token_flags) for kind, store in stores.items()]:
+                kind = prefix + name
+                process, port = start(server_binary, flags)
                 try:
-                    for c in counts:
-                        measure("signings, " + kind, "http://127.0.0.1:%d/consent/sign" % port, c, env={"BODY_FILE": body_file})
-                    if kind == "no store":
+                    if options.reads_only:
+                        if name == "no store":
+                            continue
+                        urllib.request.urlopen(urllib.request.Request("http://127.0.0.1:%d/consent/sign" % port,
+                                                                      data=open(body_file, "rb").read(),
+                                                                      headers={"Content-Type": "application/json"})).read()
+                    else:
+                        for c in counts:
+                            measure("signings, " + kind, "http://127.0.0.1:%d/consent/sign" % port, c, env={"BODY_FILE": body_file})
+                    if name == "no store":
                         continue
                     request = urllib.request.Request("http://127.0.0.1:%d/consents?limit=1" % port,
                                                      headers={"Authorization": "Bearer " + token})
@@ -146,7 +160,7 @@ def main():
                 finally:
                     stop(process)
                 # The same reads with no answer kept in memory: each one decodes the consent and writes its JSON.
-                process, port = start(binary, flags + ["--consent-cache-mb", "0"])
+                process, port = start(server_binary, flags + ["--consent-cache-mb", "0"])
                 try:
                     for c in counts:
                         measure("reads, none kept in memory, " + kind, "http://127.0.0.1:%d/consents/%s" % (port, id), c,
@@ -164,7 +178,7 @@ def main():
         print("  %-44s %2d conn. %8.1f /s   p99 %7.2f ms   CPU %6.3f ms each%s"
               % (label, c, statistics.median(r[0] for r in results), statistics.median(r[1] for r in results),
                  statistics.median(r[3] for r in results), "   (%d answers not 200)" % bad if bad else ""))
-    for c in counts:
+    for c in counts if not options.reads_only else []:
         base = statistics.median(r[0] for r in figures[("signings, no store", c)])
         base_work = statistics.median(r[3] for r in figures[("signings, no store", c)])
         for kind in stores:
