@@ -20,7 +20,7 @@ with each round's figures. The body is the sample study consent with two signers
 page posts it, without a submission identifier, so that each request is a new consent.
 
 Usage: Scripts/with-postgres python3 Benchmarks/store/bench.py [--seconds 10] [--rounds 3] [--connections 2,4]
-           [--reads-only]
+           [--reads-only] [--baseline OTHER-SERVER] [--interleaved]
        (builds the release server first; make bench-store)
 """
 import argparse, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time, urllib.request
@@ -85,12 +85,90 @@ def wrk(url, seconds, connections, script=None, headers=(), env=None):
     return rate, float(p99.group(1)) * scale, statuses
 
 
+def postgres_pids():
+    """The PostgreSQL processes on the machine."""
+    pids = set()
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and open("/proc/%s/comm" % entry).read().strip() == "postgres":
+                pids.add(int(entry))
+        except OSError:
+            pass
+    return pids
+
+
+def own_cpu_seconds(pids):
+    """User and system time of the processes `pids` alone, in seconds."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            stat = open("/proc/%d/stat" % pid).read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def interleaved(binary, stores, body_file, post, options):
+    """Signings on every server at once, measured in short slices that take turns (each server's slices spread over the
+    whole run), so that the drift of a shared machine falls on all alike. Prints, for each store, the median of its
+    slices and the median of the ratios to the no-store slices next to them, and the CPU time a signing of the server
+    and of PostgreSQL apart."""
+    servers = [("no store", ["--no-store"])] + list(stores.items())
+    running = []
+    try:
+        for name, flags in servers:
+            process, port = start(binary, flags)
+            running.append((name, process, port))
+        counts = [int(c) for c in options.connections.split(",")]
+        for c in counts:
+            for name, process, port in running:
+                wrk("http://127.0.0.1:%d/consent/sign" % port, 2, c, post, env={"BODY_FILE": body_file})
+            slices = {name: [] for name, _, _ in running}
+            for turn in range(options.rounds):
+                order = running[turn % len(running):] + running[:turn % len(running)]
+                for name, process, port in order:
+                    postgres = postgres_pids()
+                    before = (own_cpu_seconds({process.pid}), own_cpu_seconds(postgres))
+                    rate, p99, statuses = wrk("http://127.0.0.1:%d/consent/sign" % port, options.seconds, c, post,
+                                              env={"BODY_FILE": body_file})
+                    answers = max(1, sum(statuses.values()))
+                    server = (own_cpu_seconds({process.pid}) - before[0]) * 1000 / answers
+                    database = (own_cpu_seconds(postgres) - before[1]) * 1000 / answers
+                    bad = sum(n for status, n in statuses.items() if status != 200)
+                    slices[name].append((turn, rate, p99, server, database, bad))
+                    print("turn %d, %s, %d connections: %.1f/s, p99 %.2f ms, CPU %.2f ms (server) + %.2f ms (PostgreSQL) each%s"
+                          % (turn + 1, name, c, rate, p99, server, database, ", %d answers not 200" % bad if bad else ""),
+                          flush=True)
+            base = {turn: rate for turn, rate, *_ in slices["no store"]}
+            print("\n%d connections, medians of %d slices of %d s:" % (c, options.rounds, options.seconds))
+            for name, _, _ in running:
+                rows = slices[name]
+                line = "  %-12s %7.1f/s   p99 %6.2f ms   CPU %6.2f ms (server) + %5.2f ms (PostgreSQL) a signing" % (
+                    name, statistics.median(r[1] for r in rows), statistics.median(r[2] for r in rows),
+                    statistics.median(r[3] for r in rows), statistics.median(r[4] for r in rows))
+                if name != "no store":
+                    ratios = [r[1] / base[r[0]] for r in rows]
+                    line += "   rate against no store in the same turn: %.1f %% (median of the turns)" % (
+                        100 * (statistics.median(ratios) - 1))
+                bad = sum(r[5] for r in rows)
+                print(line + ("   (%d answers not 200)" % bad if bad else ""))
+    finally:
+        for _, process, _ in running:
+            stop(process)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", default="2,4", help="connection counts, each measured (default 2,4)")
     parser.add_argument("--reads-only", action="store_true", help="measure the reads only (one consent is signed first)")
+    parser.add_argument("--interleaved", action="store_true",
+                        help="signings only, every server running at once, in slices of --seconds that take turns "
+                             "--rounds times (try --rounds 12 --seconds 3)")
     parser.add_argument("--baseline", metavar="SERVER",
                         help="another signature-ink-server binary, measured in the same rounds (labels start with 'baseline')")
     options = parser.parse_args()
@@ -130,6 +208,12 @@ def main():
         print("round %d, %s, %d connections: %.1f/s, p99 %.2f ms, %.2f ms of CPU each (server and PostgreSQL), answers %s"
               % (round + 1, label, connections, result[0], result[1], work, result[2]), flush=True)
 
+    if options.interleaved:
+        try:
+            interleaved(binary, stores, body_file, post, options)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     admin = ["Authorization: Bearer " + token]
     token_flags = ["--admin-token-file", os.path.join(work, "token")]
     try:
