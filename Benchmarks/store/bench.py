@@ -116,11 +116,13 @@ def interleaved(binary, stores, body_file, post, options):
     whole run), so that the drift of a shared machine falls on all alike. Prints, for each store, the median of its
     slices and the median of the ratios to the no-store slices next to them, and the CPU time a signing of the server
     and of PostgreSQL apart."""
-    servers = [("no store", ["--no-store"])] + list(stores.items())
+    servers = [("no store", ["--no-store"], binary)] + [(name, flags, binary) for name, flags in stores.items()]
+    if options.baseline:
+        servers += [("baseline, " + name, flags, options.baseline) for name, flags in stores.items()]
     running = []
     try:
-        for name, flags in servers:
-            process, port = start(binary, flags)
+        for name, flags, server_binary in servers:
+            process, port = start(server_binary, flags)
             running.append((name, process, port))
         counts = [int(c) for c in options.connections.split(",")]
         for c in counts:

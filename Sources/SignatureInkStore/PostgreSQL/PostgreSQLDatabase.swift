@@ -220,45 +220,23 @@ final class PostgreSQLDatabase: StoreDatabase {
                 // The chain's head and which of the drafts are kept already, in one round trip.
                 var head: ChainHead?
                 var kept: Set<String> = []
-                for try await (sequence, sha256, ids) in try await connection.query("""
-                    SELECT e.sequence, e.sha256, ARRAY(SELECT id FROM event WHERE id = ANY(\(drafts.map(\.id))))
-                    FROM (SELECT 1) AS one LEFT JOIN (SELECT sequence, sha256 FROM event ORDER BY sequence DESC LIMIT 1) AS e ON true
-                    """, logger: logger).decode((Int64?, String?, [String]).self) {
+                for try await (sequence, sha256, ids) in try await connection.execute(HeadAndKept(ids: drafts.map(\.id)), logger: logger) {
                     if let sequence, let sha256 { head = ChainHead(sequence: sequence, sha256: sha256) }
                     kept = Set(ids)
                 }
+                if let draft = drafts.first(where: { kept.contains($0.id) && !$0.skipIfKept }) { throw StoreError.alreadyKept(draft.id) }
+                let inserted = drafts.filter { !kept.contains($0.id) }
                 var appended: [StoreEvent] = []
-                for draft in drafts {
-                    if kept.contains(draft.id) {
-                        if draft.skipIfKept { continue }
-                        throw StoreError.alreadyKept(draft.id)
-                    }
+                for (position, draft) in inserted.enumerated() {
                     let event = StoreEvent(kind: draft.kind, id: draft.id, recordedAt: recordedAt, content: draft.content, after: head)
-                    try await connection.query(
-                        """
-                        INSERT INTO event (sequence, kind, id, recorded_at, content, content_sha256, previous_sha256, sha256,
-                                           subject, document_digest, user_id, device_id)
-                        VALUES (\(event.sequence), \(event.kind.rawValue), \(event.id), \(event.recordedAt),
-                                \(ByteBuffer(bytes: event.content)), \(event.contentSHA256), \(event.previousSHA256), \(event.sha256),
-                                \(draft.index.subject), \(draft.index.documentDigest), \(draft.index.user), \(draft.index.device))
-                        """, logger: logger)
-                    if !draft.index.signers.isEmpty {
-                        try await connection.query("""
-                            INSERT INTO signer (event_sequence, position, name, folded)
-                            SELECT \(event.sequence), (s.ordinality - 1)::integer, s.name, s.folded
-                            FROM unnest(\(draft.index.signers)::text[], \(draft.index.signers.map(EventIndex.fold))::text[])
-                                 WITH ORDINALITY AS s(name, folded, ordinality)
-                            """, logger: logger)
-                    }
+                    // The files go with the last event: each event is one round trip.
+                    _ = try await connection.execute(
+                        InsertEvent(event: event, index: draft.index, files: position == inserted.count - 1 ? blobs : []), logger: logger)
                     head = ChainHead(sequence: event.sequence, sha256: event.sha256)
                     appended.append(event)
                 }
-                if !blobs.isEmpty {
-                    try await connection.query("""
-                        INSERT INTO file (sha256, bytes)
-                        SELECT * FROM unnest(\(blobs.map(\.sha256))::text[], \(blobs.map { ByteBuffer(bytes: $0.bytes) })::bytea[])
-                        ON CONFLICT (sha256) DO NOTHING
-                        """, logger: logger)
+                if inserted.isEmpty && !blobs.isEmpty {
+                    _ = try await connection.execute(InsertEvent.Files(files: blobs), logger: logger)
                 }
                 return appended
             }
@@ -373,6 +351,81 @@ final class PostgreSQLDatabase: StoreDatabase {
                 throw StoreError.corrupt("a withdrawal without a sequence")
             }
             return event
+        }
+    }
+
+    // The append's statements, prepared: parsing and planning them at every consent was a fifth of PostgreSQL's time
+    // under a load of signings (BENCHMARKS.md, "What the store costs a signing").
+
+    /// The chain's head (`NULL`s in an empty log) and which of the identifiers `$1` are kept already.
+    private struct HeadAndKept: PostgresPreparedStatement {
+        static let name = "signature_ink_head_and_kept"
+        static let sql = """
+            SELECT e.sequence, e.sha256, ARRAY(SELECT id FROM event WHERE id = ANY($1::text[]))
+            FROM (SELECT 1) AS one LEFT JOIN (SELECT sequence, sha256 FROM event ORDER BY sequence DESC LIMIT 1) AS e ON true
+            """
+        var ids: [String]
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(ids)
+            return bindings
+        }
+        func decodeRow(_ row: PostgresRow) throws -> (Int64?, String?, [String]) { try row.decode((Int64?, String?, [String]).self) }
+    }
+
+    /// An event, its signers' names and files, in one statement.
+    private struct InsertEvent: PostgresPreparedStatement {
+        static let name = "signature_ink_insert_event"
+        static let sql = """
+            WITH e AS (
+                INSERT INTO event (sequence, kind, id, recorded_at, content, content_sha256, previous_sha256, sha256,
+                                   subject, document_digest, user_id, device_id)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                RETURNING sequence
+            ), s AS (
+                INSERT INTO signer (event_sequence, position, name, folded)
+                SELECT e.sequence, (x.ordinality - 1)::integer, x.name, x.folded
+                FROM e, unnest($13::text[], $14::text[]) WITH ORDINALITY AS x(name, folded, ordinality)
+            )
+            INSERT INTO file (sha256, bytes) SELECT * FROM unnest($15::text[], $16::bytea[]) ON CONFLICT (sha256) DO NOTHING
+            """
+        var event: StoreEvent
+        var index: EventIndex
+        var files: [(sha256: String, bytes: [UInt8])]
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 16)
+            bindings.append(event.sequence)
+            bindings.append(event.kind.rawValue)
+            bindings.append(event.id)
+            bindings.append(event.recordedAt)
+            bindings.append(ByteBuffer(bytes: event.content))
+            bindings.append(event.contentSHA256)
+            bindings.append(event.previousSHA256)
+            bindings.append(event.sha256)
+            bindings.append(index.subject)
+            bindings.append(index.documentDigest)
+            bindings.append(index.user)
+            bindings.append(index.device)
+            bindings.append(index.signers)
+            bindings.append(index.signers.map(EventIndex.fold))
+            bindings.append(files.map(\.sha256))
+            bindings.append(files.map { ByteBuffer(bytes: $0.bytes) })
+            return bindings
+        }
+        func decodeRow(_ row: PostgresRow) throws {}
+
+        /// Files alone, when every event of an append was kept already.
+        struct Files: PostgresPreparedStatement {
+            static let name = "signature_ink_insert_files"
+            static let sql = "INSERT INTO file (sha256, bytes) SELECT * FROM unnest($1::text[], $2::bytea[]) ON CONFLICT (sha256) DO NOTHING"
+            var files: [(sha256: String, bytes: [UInt8])]
+            func makeBindings() -> PostgresBindings {
+                var bindings = PostgresBindings(capacity: 2)
+                bindings.append(files.map(\.sha256))
+                bindings.append(files.map { ByteBuffer(bytes: $0.bytes) })
+                return bindings
+            }
+            func decodeRow(_ row: PostgresRow) throws {}
         }
     }
 
