@@ -115,7 +115,7 @@ test-server: deps
 # The consent store the hard way (Tests/Store/crash.py): consents signed from four threads while the server is killed
 # with SIGKILL at random moments and started again, four times; every consent answered 200 must be there, once, with
 # the digests it was answered with, and the hash chain must verify. On SQLite, on PostgreSQL (a throw-away cluster),
-# and with two servers on one PostgreSQL database. About a minute.
+# and with two servers on one PostgreSQL database (then withdrawals through one, read on the other). About a minute.
 test-store: deps
 	$(SWIFT) build --product signature-ink-server
 	Scripts/with-postgres python3 Tests/Store/crash.py "$$($(SWIFT) build --show-bin-path)/signature-ink-server"

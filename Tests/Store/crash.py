@@ -10,7 +10,9 @@ the administrator's routes and through `signature-ink-server verify-store`.
 Three times: on SQLite (a store folder); on PostgreSQL (a new database); and with two servers on one PostgreSQL
 database, both under load, one of them killed each round while the other goes on, and one submission in four sent to
 both servers at once, which must be kept once and answered alike by both; these two take the database from the
-environment (SIGNATURE_INK_DATABASE without the password, PGPASSWORD) rather than from --database.
+environment (SIGNATURE_INK_DATABASE without the password, PGPASSWORD) rather than from --database. Then five
+consents read through one server are withdrawn through the other: withdrawn at once on the writer, and on the reader,
+which answered them from memory, once it hears PostgreSQL's notification (within 5 s).
 
 Usage: python3 Tests/Store/crash.py SERVER_BINARY      (make test-store runs it, beside a throw-away PostgreSQL cluster)
 Environment: SIGNATURE_INK_TEST_POSTGRES, the PostgreSQL server's URL (Scripts/with-postgres sets it);
@@ -193,6 +195,30 @@ def scenario(title, binary, store, servers, rounds, rng, work, environment={}):
         status, verified = server.request("GET", "/store/verify", token=token)
         verified = json.loads(verified)
         check(status == 200 and verified.get("ok") is True, "the chain verifies (%s)" % verified.get("failure"))
+        if servers > 1:
+            # Withdrawn through one server, each consent read first through the other (which then answers it from
+            # memory): the writer shows it withdrawn at once, the other once it hears the database's notification.
+            writer, reader = running
+            at_once, heard, waits = 0, 0, []
+            for id in sorted(acknowledged)[:5]:
+                reader.request("GET", "/consents/" + id, token=token)
+                status, _ = writer.request("POST", "/consents/%s/withdrawal" % id, {"reason": "crash test"},
+                                           token=token)
+                if status != 201:
+                    continue
+                withdrawn = lambda server: "withdrawal" in json.loads(server.request("GET", "/consents/" + id, token=token)[1])
+                at_once += withdrawn(writer)
+                started_waiting = time.monotonic()
+                while not withdrawn(reader) and time.monotonic() - started_waiting < 5:
+                    time.sleep(0.01)
+                if withdrawn(reader):
+                    heard += 1
+                    waits.append(time.monotonic() - started_waiting)
+            check(at_once == 5, "a withdrawal shows at once on the server that wrote it (%d of 5)" % at_once)
+            check(heard == 5, "and on the other server within 5 s (%d of 5; waited %s s)"
+                  % (heard, ", ".join("%.3f" % w for w in waits)))
+            status, verified = server.request("GET", "/store/verify", token=token)
+            verified = json.loads(verified)
     finally:
         for server in running:
             server.stop()
