@@ -56,7 +56,7 @@ import Testing
         // hear is read from the database.
         _ = try await place.execute("""
             SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-            WHERE datname = current_database() AND pid <> pg_backend_pid() AND (query LIKE 'LISTEN%' OR query = 'SELECT 1')
+            WHERE datname = current_database() AND pid <> pg_backend_pid() AND (query LIKE 'LISTEN%' OR query LIKE 'SELECT pg_notify%')
             """)
         try await Self.eventually("the second server forgets what it remembered") { watch.remembered == 0 }
         let later = try await one.withdraw(consent: second.id, reason: "changed their mind")
@@ -74,5 +74,24 @@ import Testing
         #expect(try await two.verify().failure == nil)
         await one.close()
         await two.close()
+    }
+}
+
+extension WithdrawalWatchTests {
+    @Test func aStoreHearsItsOwnProbesAndGoesOnListening() async throws {
+        let place = try await TestStore.new(.postgresql)
+        let signed = try ConsentStoreTests.signed()
+        let store = try await ConsentStore.open(place.location)
+        let kept = try await store.keep(signed.record, pdf: signed.pdf, pages: 3)
+        let watch = try Self.watch(store)
+        try await Self.eventually("the store remembers the consent it read") {
+            let standing = try await store.withdrawal(ofConsent: kept.id) == nil
+            return standing && watch.mark(kept.id) == .stands
+        }
+        // Past a heartbeat and its patience: a connection that did not hear its probes come back would have been
+        // closed by now, and what the store remembered forgotten.
+        try await Task.sleep(for: WithdrawalWatch.heartbeat + WithdrawalWatch.patience + .seconds(1))
+        #expect(watch.mark(kept.id) == .stands)
+        await store.close()
     }
 }

@@ -18,8 +18,11 @@ import Synchronization
 ///   snapshot is then heard after the answer is remembered, and removes it.
 /// - A withdrawal written by this process is forgotten as soon as it commits, before it is answered: whoever withdrew
 ///   through this server reads it withdrawn at once.
-/// - When the connection is lost, or a check that it answers (every ``heartbeat``) takes longer than ``patience``,
-///   everything is forgotten and every read asks the database until the connection listens again.
+/// - When the connection is lost, or stops hearing: every ``heartbeat`` it notifies the channel itself with ``probe``
+///   (which no consent's identifier can be), and when no probe has come back for ``patience`` more, everything is
+///   forgotten and every read asks the database until the connection listens again. Hearing its own notifications,
+///   not only answers to a query, is what shows that notifications arrive: a connection pool in transaction mode
+///   between the server and PostgreSQL answers queries but delivers no notifications.
 ///
 /// What it does not promise: a withdrawal written through another server reaches this one when its notification does,
 /// a millisecond or so later on a local network (at most ``patience`` plus ``heartbeat`` if the connection silently
@@ -29,10 +32,12 @@ final class WithdrawalWatch: Sendable {
     static let channel = "signature_ink_withdrawal"
     /// Most consents remembered at once; past it, memory starts again empty (about 10 MB of identifiers).
     static let capacity = 100_000
-    /// How often the listening connection is asked whether it still answers.
+    /// How often the listening connection notifies the channel with ``probe``.
     static let heartbeat = Duration.seconds(2)
-    /// How long an answer to that may take before the connection is taken for lost.
+    /// How long past a heartbeat a probe may take to come back before the connection is taken for deaf.
     static let patience = Duration.seconds(5)
+    /// The payload of a heartbeat: `~` is no character of a consent's identifier (``ConsentStore/isIdentifier(_:)``).
+    static let probe = "~heartbeat"
 
     private struct State {
         var listening = false
@@ -92,7 +97,7 @@ final class WithdrawalWatch: Sendable {
     var remembered: Int { state.withLock { $0.listening ? $0.standing.count : 0 } }
 
     /// Listens on a connection of its own until the task is cancelled, connecting again after a loss (after 0.1 s,
-    /// then twice as long each time up to 5 s).
+    /// then twice as long each time up to 5 s; back to 0.1 s once a connection has heard its probe).
     func run(_ configuration: PostgresConnection.Configuration, logger: Logger) async {
         var pause = Duration.milliseconds(100)
         var id = 1
@@ -100,7 +105,7 @@ final class WithdrawalWatch: Sendable {
             do {
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
                 id += 1
-                await listen(on: connection, logger: logger) { pause = .milliseconds(100) }
+                if await listen(on: connection, logger: logger) { pause = .milliseconds(100) }
                 try? await connection.close()
             } catch {
                 logger.debug("the withdrawal watch cannot connect: \(error)")
@@ -111,30 +116,36 @@ final class WithdrawalWatch: Sendable {
         }
     }
 
-    /// Listens on `connection` until it is lost, stops answering, or the task is cancelled.
-    private func listen(on connection: PostgresConnection, logger: Logger, started: () -> Void) async {
-        let answered = LastAnswer()
+    /// Listens on `connection` until it is lost, stops hearing its probes, or the task is cancelled. The store counts
+    /// on it only from the first probe heard: a LISTEN answered proves the connection answers, not that notifications
+    /// arrive.
+    /// - Returns: whether a probe was heard.
+    private func listen(on connection: PostgresConnection, logger: Logger) async -> Bool {
+        let heard = LastProbe()
         do {
             try await connection.listen(on: Self.channel) { notifications in
-                // LISTEN has been answered: every withdrawal committed from now on is heard.
-                self.listening(true)
-                started()
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        for try await notification in notifications { self.withdrawn(notification.payload) }
+                        for try await notification in notifications {
+                            if notification.payload != Self.probe {
+                                self.withdrawn(notification.payload)
+                            } else if heard.now() {
+                                // The first probe: every withdrawal committed from now on is heard.
+                                self.listening(true)
+                            }
+                        }
                         throw CancellationError()
                     }
                     group.addTask {
                         while true {
+                            try await connection.query("SELECT pg_notify(\(Self.channel), \(Self.probe))", logger: logger)
                             try await Task.sleep(for: Self.heartbeat)
-                            try await connection.query("SELECT 1", logger: logger)
-                            answered.now()
                         }
                     }
                     group.addTask {
                         while true {
                             try await Task.sleep(for: .seconds(1))
-                            if answered.age > Self.heartbeat + Self.patience {
+                            if heard.age > Self.heartbeat + Self.patience {
                                 // Closing fails what waits on the connection, so that the group can end.
                                 try? await connection.close()
                                 throw CancellationError()
@@ -149,13 +160,22 @@ final class WithdrawalWatch: Sendable {
             logger.debug("the withdrawal watch lost its connection: \(error)")
         }
         listening(false)
+        return heard.any
     }
 }
 
-/// When the listening connection last answered.
-private final class LastAnswer: Sendable {
-    private let instant = Mutex(ContinuousClock.now)
+/// When the listening connection last heard its probe (since it started listening, before the first).
+private final class LastProbe: Sendable {
+    private let state = Mutex((instant: ContinuousClock.now, any: false))
 
-    func now() { instant.withLock { $0 = .now } }
-    var age: Duration { instant.withLock { $0.duration(to: .now) } }
+    /// Notes a probe heard now; returns whether it is the first.
+    func now() -> Bool {
+        state.withLock { state in
+            defer { state = (.now, true) }
+            return !state.any
+        }
+    }
+
+    var age: Duration { state.withLock { $0.instant.duration(to: .now) } }
+    var any: Bool { state.withLock { $0.any } }
 }
