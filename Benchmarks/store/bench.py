@@ -55,20 +55,7 @@ def stop(process):
 def cpu_seconds(pids):
     """User and system time of the processes `pids` and of every PostgreSQL process on the machine, in seconds: the
     work a run costs, which another program on a shared machine does not change as it changes the rate."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % entry) as f:
-                stat = f.read()
-        except OSError:
-            continue
-        name, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
-        if int(entry) in pids or name == "postgres":
-            total += int(fields[11]) + int(fields[12])
-    return total / ticks
+    return own_cpu_seconds(set(pids) | postgres_pids())
 
 
 def wrk(url, seconds, connections, script=None, headers=(), env=None):
@@ -220,15 +207,16 @@ def main():
     token_flags = ["--admin-token-file", os.path.join(work, "token")]
     try:
         servers = [("", binary)] + ([("baseline, ", options.baseline)] if options.baseline else [])
+        setups = ([] if options.reads_only else [("no store", ["--no-store"])]) + [
+            (kind, store + token_flags) for kind, store in stores.items()]
+        runs = [(prefix, server_binary, name, flags) for prefix, server_binary in servers for name, flags in setups]
         for round in range(options.rounds):
-          for prefix, server_binary in servers:
-            for name, flags in [("no store", ["--no-store"])] + [(kind, store + token_flags) for kind, store in stores.items()]:
+            for prefix, server_binary, name, flags in runs:
                 kind = prefix + name
                 process, port = start(server_binary, flags)
                 try:
                     if options.reads_only:
-                        if name == "no store":
-                            continue
+                        # One consent to read.
                         urllib.request.urlopen(urllib.request.Request("http://127.0.0.1:%d/consent/sign" % port,
                                                                       data=open(body_file, "rb").read(),
                                                                       headers={"Content-Type": "application/json"})).read()
