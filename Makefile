@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SAMPLES := $(wildcard SampleStrokes/*.json)
 
-.PHONY: all deps build release test test-steps test-api test-browser test-server test-store test-release test-readme test-spark server load docs demo bench bench-check bench-update fuzz sanitize clean
+.PHONY: all deps build release test test-steps test-api test-browser test-server test-store test-release test-readme test-spark server load docs demo bench bench-store bench-check bench-update fuzz sanitize clean
 
 all: build
 
@@ -208,6 +208,17 @@ demo: build
 # Runs every benchmark suite in Benchmarks/ (release build; several minutes). Figures and peers: BENCHMARKS.md.
 bench: deps
 	cd Benchmarks && $(SWIFT) package benchmark
+
+# What keeping every consent costs (Benchmarks/store/bench.py): signings a second through the release server with
+# each store beside the same without one, servers taking turns in slices of 3 s, on a throw-away PostgreSQL cluster;
+# PostgreSQL on a core of its own and the servers on the other when taskset is there (a database on its own machine,
+# as servers that share one use it). About five minutes; BENCHMARKS.md has the figures.
+bench-store: deps
+	@if command -v taskset >/dev/null && [ "$$(nproc)" -ge 2 ]; then \
+	  taskset -c 1 Scripts/with-postgres taskset -c 0 python3 Benchmarks/store/bench.py --interleaved --rounds 12 --seconds 3; \
+	else \
+	  Scripts/with-postgres python3 Benchmarks/store/bench.py --interleaved --rounds 12 --seconds 3; \
+	fi
 
 # What CI runs: every suite built and run briefly; allocations and instruction counts checked against
 # Benchmarks/Thresholds/ (see Benchmarks/ci/check.sh).

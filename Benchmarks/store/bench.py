@@ -17,7 +17,16 @@ the rates; on a busy server the signings a second fall by that share.
 
 Rounds alternate the servers so that a shared machine's noise falls on both; medians of the rounds are printed,
 with each round's figures. The body is the sample study consent with two signers' ink (SampleStrokes), as the consent
-page posts it, without a submission identifier, so that each request is a new consent.
+page posts it, without a submission identifier, and with the first signer's name numbered in each request, so that
+each request is a new consent with a PDF and a record of its own.
+
+PostgreSQL on a machine of its own, as servers that share one database use it, is measured by giving it a core of
+its own and the servers and wrk the other (taskset, from util-linux):
+
+    taskset -c 1 Scripts/with-postgres taskset -c 0 python3 Benchmarks/store/bench.py --interleaved
+
+Then every server, with a store or without, has one core, and the cost of the PostgreSQL store is what it costs the
+server (its round trips, its waits for the commit), not PostgreSQL's own work taken from the same cores.
 
 Usage: Scripts/with-postgres python3 Benchmarks/store/bench.py [--seconds 10] [--rounds 3] [--connections 2,4]
            [--reads-only] [--baseline OTHER-SERVER] [--interleaved]
@@ -72,6 +81,13 @@ def wrk(url, seconds, connections, script=None, headers=(), env=None):
     return rate, float(p99.group(1)) * scale, statuses
 
 
+def signing(body_file):
+    """wrk's environment for signings: the body, with the first signer's name numbered in each request (post.lua's
+    UNIQUE_NAME), so that every signing is a new consent with its own PDF and record, as real ones are; a body signed
+    over and over would store its PDF and record once."""
+    return {"BODY_FILE": body_file, "UNIQUE_NAME": "Ada Lovelace", "UNIQUE_RUN": os.urandom(4).hex()}
+
+
 def postgres_pids():
     """The PostgreSQL processes on the machine."""
     pids = set()
@@ -105,7 +121,9 @@ def interleaved(binary, stores, body_file, post, options):
     and of PostgreSQL apart."""
     servers = [("no store", ["--no-store"], binary)] + [(name, flags, binary) for name, flags in stores.items()]
     if options.baseline:
-        servers += [("baseline, " + name, flags, options.baseline) for name, flags in stores.items()]
+        # SQLite's baseline in a folder of its own, so that the two servers do not share one file.
+        servers += [("baseline, " + name, [f + "-baseline" if f.endswith("/store") else f for f in flags], options.baseline)
+                    for name, flags in stores.items()]
     running = []
     try:
         for name, flags, server_binary in servers:
@@ -114,7 +132,7 @@ def interleaved(binary, stores, body_file, post, options):
         counts = [int(c) for c in options.connections.split(",")]
         for c in counts:
             for name, process, port in running:
-                wrk("http://127.0.0.1:%d/consent/sign" % port, 2, c, post, env={"BODY_FILE": body_file})
+                wrk("http://127.0.0.1:%d/consent/sign" % port, 2, c, post, env=signing(body_file))
             slices = {name: [] for name, _, _ in running}
             for turn in range(options.rounds):
                 order = running[turn % len(running):] + running[:turn % len(running)]
@@ -122,7 +140,7 @@ def interleaved(binary, stores, body_file, post, options):
                     postgres = postgres_pids()
                     before = (own_cpu_seconds({process.pid}), own_cpu_seconds(postgres))
                     rate, p99, statuses = wrk("http://127.0.0.1:%d/consent/sign" % port, options.seconds, c, post,
-                                              env={"BODY_FILE": body_file})
+                                              env=signing(body_file))
                     answers = max(1, sum(statuses.values()))
                     server = (own_cpu_seconds({process.pid}) - before[0]) * 1000 / answers
                     database = (own_cpu_seconds(postgres) - before[1]) * 1000 / answers
@@ -222,7 +240,7 @@ def main():
                                                                       headers={"Content-Type": "application/json"})).read()
                     else:
                         for c in counts:
-                            measure("signings, " + kind, "http://127.0.0.1:%d/consent/sign" % port, c, env={"BODY_FILE": body_file})
+                            measure("signings, " + kind, "http://127.0.0.1:%d/consent/sign" % port, c, env=signing(body_file))
                     if name == "no store":
                         continue
                     request = urllib.request.Request("http://127.0.0.1:%d/consents?limit=1" % port,
