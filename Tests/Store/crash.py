@@ -219,6 +219,8 @@ def scenario(title, binary, store, servers, rounds, rng, work, environment={}):
                   % (heard, ", ".join("%.3f" % w for w in waits)))
             status, verified = server.request("GET", "/store/verify", token=token)
             verified = json.loads(verified)
+            check(status == 200 and verified.get("ok") is True,
+                  "the chain verifies with the withdrawals (%s)" % verified.get("failure"))
     finally:
         for server in running:
             server.stop()
