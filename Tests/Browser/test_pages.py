@@ -124,6 +124,20 @@ def touch(driver, element, points, force=0.5):
     driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
+def settled_scroll(driver, patience=5.0):
+    """The page's vertical scroll once it has stopped moving: two readings 200 ms apart that agree, waiting at most
+    patience seconds."""
+    last = driver.execute_script("return window.scrollY")
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        now = driver.execute_script("return window.scrollY")
+        if now == last:
+            return now
+        last = now
+    return last
+
+
 def downloaded(folder, name):
     """The bytes of a file the browser downloads into folder, once it is complete."""
     path = os.path.join(folder, name)
@@ -239,10 +253,13 @@ def form_cell(driver, base, downloads):
     driver.execute_script("window.scrollTo(0, 0)")
     intro = driver.find_element(By.CSS_SELECTOR, ".intro")
     touch(driver, intro, [(40, 10 + 0 * k) for k in range(1)] + [(40, 10 - 12 * k) for k in range(1, 12)])
-    time.sleep(0.3)
-    scrolled = driver.execute_script("return window.scrollY")
+    # The drag ends in a fling: the page goes on scrolling after the finger lifts, so the canvas is touched only
+    # once the page stands still, where the touch lands where the test aims it.
+    scrolled = settled_scroll(driver)
     check(scrolled > 20, "a finger dragged outside the canvas scrolls the page (by %s px)" % scrolled)
-    before = driver.execute_script("return window.scrollY")
+    # However far the fling went, the canvas is brought whole into the window before the finger draws on it.
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", canvas)
+    before = settled_scroll(driver)
     finger = [(60 + 12 * k, 100 + (25 if k % 4 < 2 else -25) * (k % 2) - k) for k in range(24)]
     touch(driver, canvas, finger)
     wait.until(lambda d: state(d) == "signed")
