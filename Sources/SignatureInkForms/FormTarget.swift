@@ -49,13 +49,13 @@ struct FormTarget {
                 throw .rectangleOffPage(page: number, message: "the rectangle must be at least 4 x 4 points")
             }
             rect = (r.minX, r.minY, r.maxX, r.maxY)
-            let visible = file.rectangle(file.inherited(page, "/CropBox")) ?? file.rectangle(file.inherited(page, "/MediaBox"))
-                ?? (0, 0, 612, 792)
+            let crop = file.rectangle(file.inherited(page, "/CropBox"))
+            let visible = crop ?? file.rectangle(file.inherited(page, "/MediaBox")) ?? (0, 0, 612, 792)
             let slack = 0.01
             guard rect.0 >= visible.0 - slack, rect.1 >= visible.1 - slack, rect.2 <= visible.2 + slack, rect.3 <= visible.3 + slack else {
-                func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
-                throw .rectangleOffPage(page: number, message: "the rectangle \(f(r.minX)),\(f(r.minY)),\(f(r.width)),\(f(r.height)) is not "
-                                        + "inside the visible page [\(f(visible.0)) \(f(visible.1)) \(f(visible.2)) \(f(visible.3))]")
+                let page = Rect(x: visible.0, y: visible.1, width: visible.2 - visible.0, height: visible.3 - visible.1)
+                throw .rectangleOffPage(page: number, message: "the rectangle \(PDFForm.describe(r)) is not inside the page's visible "
+                                        + "area (its \(crop == nil ? "media" : "crop") box), \(PDFForm.describe(page)); both are left,bottom,width,height in points")
             }
         }
         let turn = Int(file.number(file.inherited(page, "/Rotate")) ?? 0)

@@ -53,8 +53,9 @@ public final class PDFForm: Sendable {
     /// - Parameters:
     ///   - bytes: the PDF file.
     ///   - name: how errors name the file; default `form.pdf`.
-    /// - Throws: ``PDFFormError/unreadable(file:message:)`` for a file that is not a PDF or is damaged (it is not
-    ///   repaired), ``PDFFormError/encrypted(file:)``, or ``PDFFormError/qpdf(_:)``.
+    /// - Throws: ``PDFFormError/unreadable(file:message:)`` for a file that is not a PDF or whose structure is
+    ///   damaged (it is not repaired), ``PDFFormError/damaged(file:message:)`` for one qpdf reads only by mending
+    ///   something, ``PDFFormError/encrypted(file:)``, or ``PDFFormError/qpdf(_:)``.
     public init(bytes: [UInt8], name: String = "form.pdf") throws(PDFFormError) {
         self.bytes = bytes
         fileName = name
@@ -62,6 +63,21 @@ public final class PDFForm: Sendable {
         let pages = try file.pages()
         pageCount = pages.count
         fields = try FieldTree(file: file, pages: pages).fields.map(\.info)
+        try file.checkWarnings()
+    }
+
+    /// A rectangle as `left,bottom,width,height` in PDF points, each rounded to a hundredth and written without
+    /// trailing zeros (`72,500,216,72`, `10.5,20.25,100,50`): the one way the engine writes a rectangle, as
+    /// `signature-ink sign --rect` reads it.
+    public static func describe(_ rect: Rect) -> String {
+        [rect.minX, rect.minY, rect.width, rect.height].map { value in
+            guard value.isFinite, abs(value) < 1e12 else { return String(value) }
+            let hundredths = (value * 100).rounded()
+            let whole = Int(hundredths) / 100, part = abs(Int(hundredths) % 100)
+            let sign = hundredths < 0 && whole == 0 ? "-" : ""
+            guard part != 0 else { return sign + String(whole) }
+            return sign + String(whole) + "." + (part % 10 == 0 ? String(part / 10) : (part < 10 ? "0" : "") + String(part))
+        }.joined(separator: ",")
     }
 
     /// The signature fields.
@@ -91,6 +107,7 @@ public final class PDFForm: Sendable {
         let file = try QPDFFile(bytes: bytes, name: fileName)
         let pages = try file.pages()
         let target = try FormTarget(placement, form: self, file: file, pages: pages)
+        try file.checkWarnings()
         if options.incremental && (options.flatten || target.field == nil) {
             throw .invalidOption("an incremental update fills a signature field's appearance; give --field, without --flatten")
         }
@@ -98,14 +115,21 @@ public final class PDFForm: Sendable {
                                                  options: options.render, into: file)
         // qpdf reads the copied fonts from the appearance's file until the form is written.
         return try withExtendedLifetime(appearance) { () throws(PDFFormError) -> [UInt8] in
-            let xobject = try appearance.xobject(rotation: target.rotation)
             if let field = target.field, !options.flatten {
+                // A widget turns with its page: the appearance's /Matrix turns the ink back, and readers fit the
+                // turned box into /Rect.
+                let xobject = try appearance.xobject(rotation: target.rotation)
                 try field.fill(with: xobject, in: file)
+                let settled = try NeedAppearances.settle(in: file, pages: pages)
                 if options.incremental {
-                    return try IncrementalUpdate.append(changed: field.changedObjects, new: appearance.newObjects(from: xobject),
-                                                        of: file, original: bytes)
+                    let update = try IncrementalUpdate.append(changed: field.changedObjects + settled,
+                                                              new: appearance.newObjects(from: xobject), of: file, original: bytes)
+                    try file.checkWarnings()
+                    return update
                 }
             } else {
+                // In page content the placing matrix turns the ink once; the XObject itself stays upright.
+                let xobject = try appearance.xobject(rotation: 0)
                 try PageContent.draw(xobject, into: target.rect, rotation: target.rotation, on: target.page, of: file)
                 if let field = target.field { try field.remove(from: target.page, of: file) }
             }

@@ -4,6 +4,10 @@
 public enum PDFFormError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file is not a PDF, or qpdf found it damaged (`message` is qpdf's, with the byte offset where it has one).
     case unreadable(file: String, message: String)
+    /// qpdf read the file but found something wrong in it (`message` names what and where): a stream whose data
+    /// does not decode, a page tree it had to mend. It is not signed, since what a signed copy would hold may not be
+    /// what the file's author wrote.
+    case damaged(file: String, message: String)
     /// The file is encrypted; the engine signs only unencrypted forms.
     case encrypted(file: String)
     /// The form has no field of that name; `signatureFields` lists the signature fields it has.
@@ -26,6 +30,8 @@ public enum PDFFormError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .unreadable(file, message): return "\(file): not a readable PDF: \(message)"
+        case let .damaged(file, message):
+            return "\(file): the PDF is damaged: \(message); it was not signed, so nothing in it was lost or changed"
         case let .encrypted(file): return "\(file): the PDF is encrypted; decrypt it first (qpdf --decrypt)"
         case let .unknownField(name, fields):
             let list = fields.isEmpty ? "the form has no signature field" : "its signature fields are " + fields.map { "'\($0)'" }.joined(separator: ", ")

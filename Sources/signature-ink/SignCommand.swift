@@ -116,17 +116,16 @@ struct SignCommand: ParsableCommand {
         do {
             signed = try pdf.sign(placement, ink: signature, name: name, date: printedDate, options: options)
         } catch {
-            throw InputFailure(path: form, reason: "\(error)")
+            throw InputFailure(path: form, reason: "\(error)".removingPrefix("\(form): "))
         }
         try OutputWriter.write(signed, to: output)
     }
 
     /// One line per signature field: name, page, rectangle and whether it is empty; then the count of empty ones.
     static func listing(_ form: PDFForm) -> String {
-        func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : formatted("%.2f", v) }
         var lines = form.signatureFields.map { field in
             let page = field.page.map { "page \($0)" } ?? "no page"
-            let rect = field.rect.map { "\(f($0.minX)),\(f($0.minY)),\(f($0.width)),\(f($0.height))" } ?? "no rectangle"
+            let rect = field.rect.map(PDFForm.describe) ?? "no rectangle"
             let state = field.hasValue ? "digitally signed" : field.isReadOnly ? "read-only" : "empty"
             return "\(field.name)\t\(page)\t\(rect)\t\(state)"
         }

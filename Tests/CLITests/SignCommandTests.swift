@@ -52,7 +52,7 @@ import Testing
     static let mistakes: [([String], Int32, String)] = [
         (["--field", "Nope"], 1, "simple.pdf: no field is named 'Nope'; its signature fields are 'Signature1'"),
         (["--page", "5", "--rect", "10,10,50,50"], 1, "page 5 does not exist; the form has 2 pages"),
-        (["--page", "1", "--rect", "500,700,200,200"], 1, "page 1: the rectangle 500,700,200,200 is not inside the visible page [0 0 612 792]"),
+        (["--page", "1", "--rect", "500,700,200,200"], 1, "page 1: the rectangle 500,700,200,200 is not inside the page's visible area (its media box), 0,0,612,792"),
         (["--page", "1", "--rect", "1,2,3"], 2, "--rect: '1,2,3' must be four numbers x,y,w,h"),
         (["--field", "Signature1", "--page", "1", "--rect", "1,2,30,40"], 2, "give either --field or --page with --rect, not both"),
         (["--field", "Signature1", "--date", "yesterday"], 2, "--date: 'yesterday' is not an ISO 8601 date"),
@@ -69,12 +69,14 @@ import Testing
         #expect(try dir.files().isEmpty)
     }
 
-    @Test(arguments: [("encrypted.pdf", "the PDF is encrypted"), ("damaged.pdf", "not a readable PDF")])
+    @Test(arguments: [("encrypted.pdf", "the PDF is encrypted"), ("damaged.pdf", "not a readable PDF"),
+                      ("bad-length.pdf", "the PDF is damaged: a stream's /Length does not reach its endstream (object 8 0, at byte 1009); it was not signed")])
     func unreadableFormsAreNamed(_ name: String, _ message: String) throws {
         let dir = try TemporaryDirectory()
         let r = try CLIRunner.run(["sign", Self.form(name), "--ink", Self.ink, "--field", "Signature1", "-o", dir.path("out.pdf")])
         #expect(r.status == 1)
         #expect(r.stderr.contains("\(name): \(message)"), "\(r.stderr)")
+        #expect(r.stderr.components(separatedBy: "\(name):").count == 2, "the file is named once: \(r.stderr)")
         #expect(try dir.files().isEmpty)
     }
 }

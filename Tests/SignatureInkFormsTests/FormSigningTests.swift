@@ -20,18 +20,21 @@ enum Forms {
         return try! InkDecoder().decode(try! Data(contentsOf: url)).signature
     }()
 
-    /// The pixels (at 72 dpi, a pixel a point, in the page as displayed) where two renderings of a page differ.
-    static func changedPixels(_ a: [UInt8], _ b: [UInt8], page: Int) throws -> (count: Int, box: (minX: Int, minY: Int, maxX: Int, maxY: Int)?) {
+    /// The pixels (at 72 dpi, a pixel a point, in the page as displayed) where two renderings of a page differ:
+    /// how many, their box and their centre of mass.
+    static func changedPixels(_ a: [UInt8], _ b: [UInt8], page: Int)
+        throws -> (count: Int, box: (minX: Int, minY: Int, maxX: Int, maxY: Int)?, centre: (x: Double, y: Double)?) {
         let ra = try PDFCheck.raster(a, page: page), rb = try PDFCheck.raster(b, page: page)
-        guard ra.width == rb.width, ra.height == rb.height else { return (ra.width * ra.height, nil) }
-        var count = 0, minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        guard ra.width == rb.width, ra.height == rb.height else { return (ra.width * ra.height, nil, nil) }
+        var count = 0, minX = Int.max, minY = Int.max, maxX = -1, maxY = -1, sumX = 0, sumY = 0
         for y in 0..<ra.height {
             for x in 0..<ra.width where ra.pixel(x, y) != rb.pixel(x, y) {
-                count += 1
+                count += 1; sumX += x; sumY += y
                 minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
             }
         }
-        return (count, count == 0 ? nil : (minX, minY, maxX, maxY))
+        guard count > 0 else { return (0, nil, nil) }
+        return (count, (minX, minY, maxX, maxY), (Double(sumX) / Double(count), Double(sumY) / Double(count)))
     }
 }
 

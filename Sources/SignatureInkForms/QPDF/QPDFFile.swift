@@ -44,12 +44,40 @@ final class QPDFFile {
         return describe(error)
     }
 
-    /// An error's detail, with the byte offset where qpdf found the problem.
+    /// An error's detail, with the object and the byte offset where qpdf found the problem when it names them:
+    /// `a stream's /Length does not reach its endstream (object 8 0, at byte 1009)`.
     private func describe(_ error: qpdf_error) -> String {
-        let detail = qpdf.qpdf_get_error_message_detail(pdf, error).map { String(cString: $0) } ?? ""
+        let said = qpdf.qpdf_get_error_message_detail(pdf, error).map { String(cString: $0) } ?? ""
+        let detail = Self.inPDFTerms[said] ?? said
+        var place: [String] = []
+        // The object is only in the full text: "name (object 8 0, offset 899): detail".
+        let full = qpdf.qpdf_get_error_full_text(pdf, error).map { String(cString: $0) } ?? ""
+        if let start = full.dropFirst(name.count).firstRange(of: "(object ")?.upperBound,
+           let end = full[start...].firstIndex(where: { $0 == "," || $0 == ")" }) {
+            place.append("object " + full[start..<end])
+        }
         let offset = qpdf.qpdf_get_error_file_position(pdf, error)
-        return offset > 0 ? "\(detail) (at byte \(offset))" : detail
+        if offset > 0 { place.append("at byte \(offset)") }
+        return place.isEmpty ? detail : "\(detail) (\(place.joined(separator: ", ")))"
     }
+
+    /// Throws ``PDFFormError/damaged(file:message:)`` when qpdf has warned since the last call: it read past
+    /// something wrong in the file (a stream that does not decode, a page tree it had to mend), and what it made of
+    /// it may not be what the file's author wrote. The first warning is named; the rest are counted.
+    func checkWarnings() throws(PDFFormError) {
+        var found: [String] = []
+        while qpdf.qpdf_more_warnings(pdf) != 0, let warning = qpdf.qpdf_next_warning(pdf) { found.append(describe(warning)) }
+        guard let first = found.first else { return }
+        let more = found.count > 1 ? " (and \(found.count - 1) more problem\(found.count == 2 ? "" : "s"))" : ""
+        throw .damaged(file: name, message: first + more)
+    }
+
+    /// qpdf's words for the damage real files most often carry, said as the PDF format would.
+    static let inPDFTerms = [
+        "expected n n obj": "the cross-reference table points where no object starts",
+        "expected endstream": "a stream's /Length does not reach its endstream",
+        "attempting to recover stream length": "a stream's /Length does not reach its endstream",
+    ]
 
     /// Throws the pending qpdf error, if any.
     func check(_ what: @autoclosure () -> String) throws(PDFFormError) {
@@ -182,13 +210,19 @@ final class QPDFFile {
     /// The object syntax of `object` as it would be referred to: `12 0 R` for an indirect object.
     func unparse(_ object: qpdf_oh) -> String { qpdf.qpdf_oh_unparse(pdf, object).map { String(cString: $0) } ?? "" }
 
-    /// Writes the whole file anew: object streams as they were, streams compressed, a deterministic /ID.
+    /// Writes the whole file anew: object streams as they were, a deterministic /ID, and every stream's data copied
+    /// as it is stored, never decoded and encoded again (so a stream that does not decode, such as a content stream
+    /// cut short, reaches the new file byte for byte rather than as the part qpdf could read); streams stored without
+    /// a filter are compressed. A warning while writing refuses the file (``checkWarnings()``).
     func write() throws(PDFFormError) -> [UInt8] {
+        try checkWarnings()
         guard qpdf.qpdf_init_write_memory(pdf) & QPDF_ERRORS == 0 else { throw .qpdf(lastError() ?? "cannot start writing") }
         qpdf.qpdf_set_object_stream_mode(pdf, qpdf_o_preserve)
+        qpdf.qpdf_set_decode_level(pdf, qpdf_dl_none)
         qpdf.qpdf_set_compress_streams(pdf, QPDF_TRUE)
         qpdf.qpdf_set_deterministic_ID(pdf, QPDF_TRUE)
         guard qpdf.qpdf_write(pdf) & QPDF_ERRORS == 0 else { throw .qpdf(lastError() ?? "writing failed") }
+        try checkWarnings()
         guard let data = qpdf.qpdf_get_buffer(pdf) else { throw .qpdf("qpdf wrote nothing") }
         return Array(UnsafeBufferPointer(start: data, count: qpdf.qpdf_get_buffer_length(pdf)))
     }

@@ -17,8 +17,21 @@ rectangles, so the tests can check that the ink lands inside them and nowhere el
 - encrypted.pdf: simple.pdf encrypted with AES-256 and the user password `secret`.
 - damaged.pdf: simple.pdf cut short in the middle of its objects.
 - ten-pages.pdf: ten pages of text with an empty signature field on the last, for the signing benchmark.
+- rotated.pdf: four pages turned 0, 90, 180 and 270 degrees, the second and fourth by an intermediate node of the
+  page tree (/Rotate 90 and /Rotate -90, inherited), the third by its own /Rotate 180; each page has a crop box
+  offset from its media box and an empty signature field `Sign0`, `Sign90`, `Sign180`, `Sign270` that reads as
+  216 x 72 points, wider than tall, on the page as turned.
+- need-appearances.pdf: simple.pdf whose AcroForm says /NeedAppearances true, as many form generators write.
+- corrupt-content.pdf: simple.pdf whose first page's content stream is Flate data cut short (the cross-reference
+  table is intact): a reader sees part of the page, and a rewrite that decodes it would lose the rest.
+- bad-length.pdf: simple.pdf with the /Length of its first stream 5 bytes too long (no byte moved), which qpdf
+  mends by looking for `endstream`.
+- bad-xref.pdf: simple.pdf with a comment line of 12 bytes added after its header, so that every offset in its
+  cross-reference table is 12 bytes short (its startxref moved with it), which qpdf mends by rebuilding the table.
 """
 import os
+import re
+import zlib
 import pikepdf
 from pikepdf import Array, Dictionary, Name, String
 
@@ -109,6 +122,54 @@ def ten_pages():
     return pdf
 
 
+def rotated():
+    pdf = pikepdf.new()
+    helvetica = font(pdf)
+    root = pdf.Root.Pages
+    root.Kids = Array()
+    fields = []
+    # Each widget reads 216 x 72 on the turned page: tall in the page's own space when it is turned a quarter.
+    for turn, parent_turn in [(0, None), (None, 90), (180, None), (None, -90)]:
+        degrees = turn if turn is not None else parent_turn % 360
+        body = "BT /F1 12 Tf 72 700 Td (Page turned %d degrees) Tj ET" % degrees
+        pg = pdf.make_indirect(Dictionary(Type=Name.Page, MediaBox=Array([0, 0, 612, 792]),
+                                          CropBox=Array([20, 30, 592, 772]),
+                                          Resources=Dictionary(Font=Dictionary(F1=helvetica)),
+                                          Contents=pdf.make_stream(body.encode("latin-1"))))
+        if turn:
+            pg.Rotate = turn
+        if parent_turn is None:
+            pg.Parent = root
+            root.Kids.append(pg)
+        else:
+            node = pdf.make_indirect(Dictionary(Type=Name.Pages, Kids=Array([pg]), Count=1, Rotate=parent_turn,
+                                                Parent=root))
+            pg.Parent = node
+            root.Kids.append(node)
+        rect = [100, 300, 316, 372] if degrees % 180 == 0 else [300, 200, 372, 416]
+        annotation = pdf.make_indirect(Dictionary(Type=Name.Annot, Subtype=Name.Widget, Rect=Array(rect), F=4, P=pg,
+                                                  FT=Name.Sig, T=String("Sign%d" % degrees)))
+        pg.Annots = Array([annotation])
+        fields.append(annotation)
+    root.Count = 4
+    acroform(pdf, fields)
+    return pdf
+
+
+def need_appearances():
+    pdf = simple()
+    pdf.Root.AcroForm.NeedAppearances = True
+    return pdf
+
+
+def corrupt_content():
+    pdf = simple()
+    first = pdf.pages[0].obj
+    data = zlib.compress(first.Contents.read_bytes() + b" " * 400)
+    first.Contents.write(data[: len(data) // 2], filter=Name.FlateDecode)
+    return pdf
+
+
 def save(pdf, name, **options):
     pdf.save(os.path.join(here, name), deterministic_id=True, **options)
 
@@ -121,7 +182,22 @@ def main():
     save(ten_pages(), "ten-pages.pdf", object_stream_mode=pikepdf.ObjectStreamMode.disable)
     simple().save(os.path.join(here, "encrypted.pdf"), encryption=pikepdf.Encryption(user="secret", owner="owner", R=6),
                   static_id=True)
+    save(rotated(), "rotated.pdf", object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    save(need_appearances(), "need-appearances.pdf", object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    save(corrupt_content(), "corrupt-content.pdf", object_stream_mode=pikepdf.ObjectStreamMode.disable,
+         compress_streams=False, stream_decode_level=pikepdf.StreamDecodeLevel.none)
     data = open(os.path.join(here, "simple.pdf"), "rb").read()
+    length = re.search(rb"/Length (\d+)", data)
+    wrong = b"/Length %d" % (int(length.group(1)) + 5)
+    assert len(wrong) == len(length.group(0))
+    with open(os.path.join(here, "bad-length.pdf"), "wb") as f:
+        f.write(data[: length.start()] + wrong + data[length.end():])
+    after_header = data.index(b"\n", data.index(b"\n") + 1) + 1
+    padded = data[:after_header] + b"%" + b" " * 10 + b"\n" + data[after_header:]
+    start = padded.rindex(b"startxref\n") + len(b"startxref\n")
+    end = padded.index(b"\n", start)
+    with open(os.path.join(here, "bad-xref.pdf"), "wb") as f:
+        f.write(padded[:start] + b"%d" % (int(padded[start:end]) + 12) + padded[end:])
     with open(os.path.join(here, "damaged.pdf"), "wb") as f:
         f.write(data[: len(data) // 2])
 
