@@ -8,6 +8,8 @@
 # - cli-one-png: the whole of one `signature-ink render FILE -o OUT.png` process, start-up included (the dynamic
 #   loader, the Swift runtime, reading, drawing, writing), with the binary `make release` builds: what a script
 #   calling the tool once per signature waits for (BENCHMARKS.md: 3 ms).
+# - cli-flags-png: the same with the render flags people give (`--scale 2 --width 400 --height 200 --fit
+#   --pen-color '#1f3a93' --quiet`), which are read without ArgumentParser as the bare command is.
 # - cli-batch-png: `signature-ink render DIR --out-dir OUT --jobs 1` over the same fixtures, per file (the
 #   process's count divided by the number of files).
 #
@@ -22,7 +24,7 @@ trap 'echo "error: instructions.sh: line $LINENO failed (exit $?)" >&2' ERR
 cd "$(dirname "$0")/.."
 TOLERANCE_PERCENT=2
 probes=(png@1x svg)
-cli_probes=(cli-one-png cli-batch-png)
+cli_probes=(cli-one-png cli-flags-png cli-batch-png)
 file=Thresholds/instructions.json
 
 if ! command -v valgrind >/dev/null; then
@@ -73,6 +75,8 @@ count_cli() {
 for p in load "${probes[@]}" "${cli_probes[@]}"; do
     case "$p" in
         cli-one-png) count_cli "$p" render "$one" -o "$work/out-one.png" & ;;
+        cli-flags-png) count_cli "$p" render "$one" -o "$work/out-flags.png" --scale 2 --width 400 --height 200 --fit \
+            --pen-color '#1f3a93' --quiet & ;;
         cli-batch-png) count_cli "$p" render "$fixtures" --out-dir "$work/out-batch" --jobs 1 --quiet & ;;
         *) count "$p" & ;;
     esac
@@ -92,7 +96,7 @@ def read(name):
 base, files = read("load"), read("files")
 now = {}
 for p in probes:
-    if p == "cli-one-png":
+    if p in ("cli-one-png", "cli-flags-png"):
         now[p] = read(p)
     elif p == "cli-batch-png":
         now[p] = read(p) // files

@@ -3,25 +3,31 @@ import FoundationEssentials
 import SignatureInkFormats
 import SignatureInkRender
 
-/// The two command lines people run most, read without ArgumentParser: `render INPUT -o OUTPUT` (or `--output`,
-/// in either order), what a script or a form renderer runs once per signature, and the batch `render INPUT
-/// --out-dir DIR`, with `--jobs N` and `--quiet` or neither, in any order.
+/// The command lines people run most, read without ArgumentParser: `render INPUT -o OUTPUT` (or `--output`), what a
+/// script or a form renderer runs once per signature, and the batch `render INPUT --out-dir DIR` with `--jobs N`,
+/// each with `--quiet` and any render flag, in any order.
 ///
 /// ArgumentParser finds a command's options by reflection: for `render`, with its forty options, parsing took
 /// 2.3 ms of a 6.0 ms process (measured with `perf` over 300 runs), more than drawing and writing the signature,
-/// and 24 M instructions of a 158-file batch (4 % of it). These command lines need none of it: every other option
-/// keeps its default (`RenderRequest()`, what the flags left out say), so they are answered
-/// directly. Any other command line, including help, another flag, a value ArgumentParser would refuse, `-o` with
-/// a folder, or several inputs, goes through ArgumentParser as before.
+/// and 24 M instructions of a 158-file batch (4 % of it). These command lines need none of it. A render flag is a
+/// `RenderRequest.Option` under its one name (`--scale 2`, `--scale=2`, `--fit`), read by the same
+/// `RenderRequest.set(_:to:)` and checked by the same `RenderRequest.validate()` that the parsed flags go through
+/// (`RenderFlags`), so the options live in one place and both paths draw the same. Any other command line goes
+/// through ArgumentParser as before, and so does any doubt: help, a flag of another kind (limits, input format),
+/// a flag given twice, a value that looks like a flag, a value or a combination the request refuses (the parser
+/// says why, in its words), `-o` with a folder, or several inputs.
 enum QuickRender {
     /// The job `arguments` (without the program name) ask for, or `nil` when they are not of this form.
     static func job(for arguments: [String]) -> RenderJob? {
-        guard (4...7).contains(arguments.count), arguments[0] == "render" else { return nil }
+        guard (4...64).contains(arguments.count), arguments[0] == "render" else { return nil }
         var input: String?
         var output: String?
         var outDir: String?
         var jobs: Int?
         var quiet = false
+        var request = RenderRequest()
+        var given = Set<RenderRequest.Option>()
+        var penColor: String?
         var rest = arguments.dropFirst()
         while let argument = rest.popFirst() {
             switch argument {
@@ -41,23 +47,42 @@ enum QuickRender {
                 guard !quiet else { return nil }
                 quiet = true
             default:
-                guard input == nil else { return nil }
-                input = argument
+                if argument.hasPrefix("--") {
+                    let flag = argument.dropFirst(2).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    guard let option = RenderRequest.Option(rawValue: String(flag[0])), given.insert(option).inserted else {
+                        return nil
+                    }
+                    let text: String
+                    if option.isSwitch {
+                        guard flag.count == 1 else { return nil }
+                        text = "true"
+                    } else if flag.count == 2 {
+                        text = String(flag[1])
+                    } else {
+                        guard let value = rest.popFirst(), !value.hasPrefix("-") else { return nil }
+                        text = value
+                    }
+                    do { try request.set(option, to: text) } catch { return nil }
+                    if option == .penColor { penColor = text }
+                } else {
+                    guard input == nil else { return nil }
+                    input = argument
+                }
             }
         }
         guard let input, !input.isEmpty, !input.hasPrefix("-") else { return nil }
         switch (output, outDir) {
         case let (output?, nil):
-            // One file to one file; the batch flags belong to --out-dir.
-            guard !output.isEmpty, !output.hasPrefix("-"), jobs == nil, !quiet,
-                  !InputExpander.isDirectory(input) else { return nil }
+            // One file to one file; --jobs belongs to --out-dir.
+            guard !output.isEmpty, !output.hasPrefix("-"), jobs == nil, !InputExpander.isDirectory(input) else { return nil }
         case let (nil, outDir?):
             guard !outDir.isEmpty, !outDir.hasPrefix("-") else { return nil }
         default:
             return nil
         }
+        do { try request.validate() } catch { return nil }
         return RenderJob(inputs: [input], loader: InputLoader(limits: .default, format: nil),
-                         output: OutputTarget(output: output, outDir: outDir), request: RenderRequest(),
-                         penColorText: nil, batch: BatchSettings(jobs: jobs, quiet: quiet), frames: nil, ndjson: false)
+                         output: OutputTarget(output: output, outDir: outDir), request: request,
+                         penColorText: penColor, batch: BatchSettings(jobs: jobs, quiet: quiet), frames: nil, ndjson: false)
     }
 }

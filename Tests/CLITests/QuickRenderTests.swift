@@ -3,9 +3,13 @@ import Foundation
 import InkTestSupport
 import Testing
 
-/// `render INPUT -o OUTPUT` with no other flag is read without ArgumentParser (for start-up time); the same command
-/// with a flag at its default value goes through ArgumentParser. Both must write the same bytes and say the same.
+/// `render INPUT -o OUTPUT` with render flags is read without ArgumentParser (for start-up time); the same command
+/// with a flag of another kind at its default value (``parsed``) goes through ArgumentParser. Both must write the
+/// same bytes and say the same.
 @Suite struct QuickRenderTests {
+    /// A limit at its default, which only ArgumentParser reads: a command line with it takes the parsed path.
+    static let parsed = ["--max-side", "32767"]
+
     /// A signature_pad recording with its own pen colour and widths, so that the file's pen is honoured on both paths.
     static let recording = TestData.repositoryRoot
         .appendingPathComponent("Tests/Fixtures/realink/signature-pad-chromium/dpr1/Cell-Structure-1-10.json").path
@@ -15,7 +19,7 @@ import Testing
                      outputFirst: Bool = false) throws -> (CLIRunner.Result, CLIRunner.Result) {
         let quickOut = dir.path("quick-" + name), parsedOut = dir.path("parsed-" + name)
         let quick = try CLIRunner.run(outputFirst ? ["render", "-o", quickOut, input] : ["render", input, "--output", quickOut])
-        let parsed = try CLIRunner.run(["render", input, "-o", parsedOut, "--padding", "16"])
+        let parsed = try CLIRunner.run(["render", input, "-o", parsedOut] + Self.parsed)
         return (quick, parsed)
     }
 
@@ -51,6 +55,46 @@ import Testing
         }
     }
 
+    /// The flags people use, every render option among them, some with `=`.
+    static let flagSets: [[String]] = [
+        ["--scale", "2"], ["--scale=2", "--quiet"], ["--format", "svg"], ["--format=pdf", "--dpi", "300"],
+        ["--pen-color", "#1f3a93", "--pen-width", "2.5"], ["--min-width", "0.5", "--max-width", "4", "--background", "white"],
+        ["--width", "400", "--height", "200", "--fit"], ["--crop", "--padding", "4"],
+        ["--view-mode", "--opacity", "0.7"], ["--signature-line", "--x-mark", "--watermark", "COPY"],
+        ["--timestamp"], ["--timestamp-pattern", "dd.MM.yyyy HH:mm", "--timestamp"],
+        ["--format", "svg", "--path-per-stroke", "--pen-color", "rebeccapurple"],
+    ]
+
+    @Test(arguments: flagSets)
+    func renderFlagsWriteWhatTheParsedOnesWrite(flags: [String]) throws {
+        let dir = try TemporaryDirectory()
+        let quick = try CLIRunner.run(["render", Self.recording, "-o", dir.path("quick.out")] + flags)
+        let parsed = try CLIRunner.run(["render", Self.recording, "-o", dir.path("parsed.out")] + Self.parsed + flags)
+        #expect(quick.status == 0 && parsed.status == 0, "\(quick.stderr) \(parsed.stderr)")
+        let a = try Data(contentsOf: URL(fileURLWithPath: dir.path("quick.out")))
+        let b = try Data(contentsOf: URL(fileURLWithPath: dir.path("parsed.out")))
+        #expect(!a.isEmpty && a == b)
+        // The pen colour's note ("--pen-color #1f3a93 replaces ...") names the flag the same way on both paths.
+        #expect(quick.stderr == parsed.stderr)
+        #expect(flags.contains("--pen-color") == quick.stderr.contains("note: --pen-color"), "\(quick.stderr)")
+    }
+
+    /// Values and combinations the request refuses, and flags the quick path leaves alone.
+    static let refusals: [[String]] = [
+        ["--scale", "0"], ["--scale", "x"], ["--scale=-2"], ["--pen-width", "-1"], ["--fit", "--crop"],
+        ["--pen-color", "nope"], ["--format", "gif"], ["--scale", "2", "--scale", "3"], ["--fit=true"], ["--bogus"],
+        ["--timestamp-pattern", "YYYY"], ["--width"],
+    ]
+
+    @Test(arguments: refusals)
+    func refusalsAreTheParsersOwn(flags: [String]) throws {
+        let dir = try TemporaryDirectory()
+        let quick = try CLIRunner.run(["render", Self.recording, "-o", dir.path("quick.png")] + flags)
+        let parsed = try CLIRunner.run(["render", Self.recording, "-o", dir.path("parsed.png")] + Self.parsed + flags)
+        #expect(quick.status == parsed.status && quick.stderr == parsed.stderr, "\(quick.stderr) | \(parsed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("quick.png")) || quick.status == 0)
+    }
+
     @Test func aFolderIsLeftToTheParser() throws {
         let dir = try TemporaryDirectory()
         _ = try dir.write("in/a.json", try String(contentsOfFile: Self.recording, encoding: .utf8))
@@ -60,8 +104,8 @@ import Testing
     }
 }
 
-/// `render INPUT --out-dir DIR` with `--jobs N` and `--quiet` is read without ArgumentParser too; with a render flag
-/// at its default it goes through ArgumentParser. Both must write the same files and report the same failures.
+/// `render INPUT --out-dir DIR` with `--jobs N`, `--quiet` and render flags is read without ArgumentParser too; with
+/// a limit at its default it goes through ArgumentParser. Both must write the same files and report the same failures.
 @Suite struct QuickBatchTests {
     /// A folder of two real recordings and one broken file.
     static func inputs(in dir: TemporaryDirectory) throws -> String {
@@ -80,12 +124,12 @@ import Testing
         return files
     }
 
-    @Test(arguments: [[], ["--jobs", "2"], ["--quiet", "--jobs", "1"]])
+    @Test(arguments: [[], ["--jobs", "2"], ["--quiet", "--jobs", "1"], ["--jobs", "2", "--scale", "2", "--pen-color", "navy"]])
     func aBatchWritesWhatTheParsedOneWrites(flags: [String]) throws {
         let dir = try TemporaryDirectory()
         let input = try Self.inputs(in: dir)
         let quick = try CLIRunner.run(["render", input, "--out-dir", dir.path("quick")] + flags)
-        let parsed = try CLIRunner.run(["render", "--out-dir", dir.path("parsed"), input, "--padding", "16"] + flags)
+        let parsed = try CLIRunner.run(["render", "--out-dir", dir.path("parsed"), input] + QuickRenderTests.parsed + flags)
         #expect(quick.status == 1 && parsed.status == 1, "\(quick.stderr)")
         let a = try Self.files(in: dir.path("quick")), b = try Self.files(in: dir.path("parsed"))
         #expect(a.keys.sorted() == ["a.png", "b.png"])
