@@ -54,8 +54,9 @@ struct FormTarget {
             let slack = 0.01
             guard rect.0 >= visible.0 - slack, rect.1 >= visible.1 - slack, rect.2 <= visible.2 + slack, rect.3 <= visible.3 + slack else {
                 let page = Rect(x: visible.0, y: visible.1, width: visible.2 - visible.0, height: visible.3 - visible.1)
+                let box = crop == nil ? "media" : "crop"
                 throw .rectangleOffPage(page: number, message: "the rectangle \(PDFForm.describe(r)) is not inside the page's visible "
-                                        + "area (its \(crop == nil ? "media" : "crop") box), \(PDFForm.describe(page)); both are left,bottom,width,height in points")
+                                        + "area (its \(box) box), \(PDFForm.describe(page)); both are left,bottom,width,height in points")
             }
         }
         let turn = Int(file.number(file.inherited(page, "/Rotate")) ?? 0)

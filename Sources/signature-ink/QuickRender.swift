@@ -26,7 +26,7 @@ enum QuickRender {
         var jobs: Int?
         var quiet = false
         var request = RenderRequest()
-        var given = Set<RenderRequest.Option>()
+        var given: [RenderRequest.Option] = []  // an array, not a set: no generic set type for a new process to build
         var penColor: String?
         var rest = arguments.dropFirst()
         while let argument = rest.popFirst() {
@@ -49,9 +49,8 @@ enum QuickRender {
             default:
                 if argument.hasPrefix("--") {
                     let flag = argument.dropFirst(2).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                    guard let option = RenderRequest.Option(rawValue: String(flag[0])), given.insert(option).inserted else {
-                        return nil
-                    }
+                    guard let option = RenderRequest.Option(rawValue: String(flag[0])), !given.contains(option) else { return nil }
+                    given.append(option)
                     let text: String
                     if option.isSwitch {
                         guard flag.count == 1 else { return nil }

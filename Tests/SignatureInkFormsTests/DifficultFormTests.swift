@@ -18,13 +18,13 @@ enum TurnedPages {
 
     /// Where `rect` (default user space) shows in pdftoppm's image of a page whose media box is `box`, turned `turn`
     /// degrees clockwise: left, top, right, bottom in pixels at 72 dpi.
-    static func shown(_ rect: Rect, box crop: Rect, turn: Int) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+    static func shown(_ rect: Rect, box media: Rect, turn: Int) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         let corners = [(rect.minX, rect.minY), (rect.maxX, rect.maxY)].map { x, y -> (Double, Double) in
-            let u = x - crop.minX, v = crop.maxY - y  // the page unturned, y down
+            let u = x - media.minX, v = media.maxY - y  // the page unturned, y down
             switch turn {
-            case 90: return (crop.height - v, u)
-            case 180: return (crop.width - u, crop.height - v)
-            case 270: return (v, crop.width - u)
+            case 90: return (media.height - v, u)
+            case 180: return (media.width - u, media.height - v)
+            case 270: return (v, media.width - u)
             default: return (u, v)
             }
         }
