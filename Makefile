@@ -101,6 +101,7 @@ test-api: deps
 test-browser: deps
 	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q "selenium>=4.20"
 	@python3 -c "import yaml" 2>/dev/null || python3 -m pip install -q pyyaml
+	@python3 -c "import axe_playwright_python" 2>/dev/null || python3 -m pip install -q --no-deps "axe-playwright-python==0.1.8"
 	$(SWIFT) build --product signature-ink-server
 	$(SWIFT) build --product signature-ink
 	python3 Tests/Browser/test_pages.py "$$($(SWIFT) build --show-bin-path)/signature-ink-server"

@@ -5,7 +5,12 @@
 Draws with real pointer input (WebDriver pen actions, dispatched by the browser as pointer events), walks the
 signature form cell's life cycle (inactive, active, Cancel, signed, Clear, Save, saved, Re-enter) and the consent
 walk-through to its signed PDF, and checks what the server answers. A screenshot of each state is kept in
-Tests/Browser/artifacts/.
+Tests/Browser/artifacts/, and in each state axe-core checks the page against WCAG 2.2 A and AA (and axe's best
+practices): no violation may be found.
+
+axe-core is the 4.12.1 that PyPI's axe-playwright-python 0.1.8 carries (make test-browser installs it without its
+dependencies; only its axe.min.js is used, injected through selenium). axe-selenium-python carries axe-core 3.1.1
+of 2018, which knows no WCAG 2.2 rule.
 
 Usage: python3 Tests/Browser/test_pages.py SERVER_BINARY      (make test-browser runs it)
 """
@@ -182,7 +187,37 @@ def state(driver):
 
 
 def shot(driver, name):
+    """Keeps a screenshot of the page's state, and checks the state with axe-core."""
     driver.save_screenshot(os.path.join(artifacts, name + ".png"))
+    accessible(driver, name)
+
+
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+def accessible(driver, state):
+    """Runs axe-core on the page as it is and checks that it finds no violation of WCAG 2.2 A or AA or of axe's best
+    practices; each violation is printed with the elements it names. The full report goes to the artifacts."""
+    import axe_playwright_python
+    if driver.execute_script("return typeof axe") == "undefined":
+        with open(os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js")) as f:
+            driver.execute_script(f.read())
+    driver.set_script_timeout(60)
+    report = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}})"
+        ".then(r => done(r), e => done({error: String(e)}));", AXE_TAGS)
+    with open(os.path.join(artifacts, state + ".axe.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    if "error" in report:
+        check(False, "axe-core runs in state %s (%s)" % (state, report["error"]))
+        return
+    violations = report["violations"]
+    for v in violations:
+        print("     %s (%s): %s" % (v["id"], v["impact"], ", ".join(" ".join(n["target"]) for n in v["nodes"])))
+    check(not violations and len(report["passes"]) >= 15,
+          "axe-core %s: no WCAG 2.2 A/AA violation in state %s (%d rules pass, %d violated, %d to review by hand)"
+          % (report["testEngine"]["version"], state, len(report["passes"]), len(violations), len(report["incomplete"])))
 
 
 def wave(x0, x1, y, amplitude, steps=24):
