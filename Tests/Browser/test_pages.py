@@ -20,7 +20,9 @@ import yaml
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
@@ -320,12 +322,32 @@ def consent(driver, base, downloads, server_binary):
     check(driver.find_element(By.ID, "progress").text == "Taking part: 1 of 5", "the first form shows 1 of 5")
     check(not driver.find_elements(By.ID, "allow"), "Allow waits for the last page")
     shot(driver, "6-consent-page")
+    focused = lambda: driver.execute_script("return document.activeElement.id")
+    check(focused() == "title", "the first step's heading has the focus")
     click("cancel-flow")
     check(driver.find_element(By.ID, "dialog").is_displayed(), "Cancel asks whether to quit")
     shot(driver, "7-consent-cancel")
+    # The dialog by keyboard: focus on No, Tab and Shift+Tab kept among its buttons, Escape answers No and gives the
+    # focus back to Cancel.
+    check(focused() == "quit-no", "the dialog takes the focus, on No")
+    keys = lambda *k: ActionChains(driver).send_keys(*k).perform()
+    keys(Keys.TAB)
+    check(focused() == "quit-yes", "Tab goes to Yes")
+    keys(Keys.TAB)
+    check(focused() == "quit-no", "Tab stays in the dialog")
+    keys(Keys.SHIFT + Keys.TAB)
+    check(focused() == "quit-yes", "Shift+Tab stays in the dialog")
+    keys(Keys.ESCAPE)
+    check(not driver.find_element(By.ID, "dialog").is_displayed() and focused() == "cancel-flow",
+          "Escape closes the dialog and gives the focus back to Cancel")
+    check(step() == "form" and "1 of 5" in driver.find_element(By.ID, "progress").text, "Escape goes on where it was")
+    click("cancel-flow")
     click("quit-no")
     check(step() == "form" and "1 of 5" in driver.find_element(By.ID, "progress").text, "No goes on where it was")
-    for _ in range(4):
+    click("next")
+    check(focused() == "title" and "2 of 5" in driver.find_element(By.ID, "progress").text,
+          "a new step takes the focus to its heading")
+    for _ in range(3):
         click("next")
     click("back")
     click("next")

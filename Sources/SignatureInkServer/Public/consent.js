@@ -67,6 +67,7 @@ class ConsentWalkThrough {
     this.collected = [];
     this.cell = new SignatureCell($("cell"), (native) => { this.pendingInk = JSON.stringify(native); this.render(); });
     this.step = this.forms.length ? { kind: "form", form: 0, page: 0 } : this.afterForms();
+    $("dialog").addEventListener("keydown", (event) => this.dialogKey(event));
     this.render();
   }
 
@@ -76,17 +77,40 @@ class ConsentWalkThrough {
 
   go(step) { this.step = step; this.render(); }
 
+  // A modal dialog: focus goes to its first button, the one that changes nothing (No, OK, Cancel), which Escape also
+  // presses; Tab and Shift+Tab stay among its buttons; when it closes, focus returns to what opened it, or goes to
+  // the new step's heading when the answer moved the walk-through on.
   dialog(title, text, buttons) {
     $("dialog-title").textContent = title;
     $("dialog-text").textContent = text;
     const actions = $("dialog-actions");
     actions.replaceChildren();
+    const opener = document.activeElement;
+    const step = this.step;
     for (const [label, id, action] of buttons) {
       const b = el("button", label, { type: "button", id });
-      b.addEventListener("click", () => { $("dialog").hidden = true; action(); });
+      b.addEventListener("click", () => {
+        $("dialog").hidden = true;
+        action();
+        if (this.step === step && opener && opener.isConnected) opener.focus();
+      });
       actions.append(b);
     }
     $("dialog").hidden = false;
+    actions.firstChild.focus();
+  }
+
+  dialogKey(event) {
+    if ($("dialog").hidden) return;
+    const buttons = [...$("dialog-actions").children];
+    if (event.key === "Escape") {
+      event.preventDefault();
+      buttons[0].click();
+    } else if (event.key === "Tab") {
+      event.preventDefault();
+      const at = buttons.indexOf(document.activeElement);
+      buttons[(at + (event.shiftKey ? buttons.length - 1 : 1)) % buttons.length].focus();
+    }
   }
 
   cancel() {
@@ -122,6 +146,10 @@ class ConsentWalkThrough {
 
   render() {
     const s = this.step;
+    // A new step (not the same one drawn again as ink comes in) takes focus to its heading, so that a screen reader
+    // reads where the walk-through has gone and Tab starts from the top of it.
+    const moved = s !== this.rendered;
+    this.rendered = s;
     $("flow").dataset.step = s.kind;
     $("progress").textContent = "";
     $("body").replaceChildren();
@@ -209,6 +237,7 @@ class ConsentWalkThrough {
       $("title").textContent = "The consent could not be signed";
       $("body").append(el("p", this.error));
     }
+    if (moved) $("title").focus();
   }
 
   finishSigner(k) {
