@@ -188,12 +188,22 @@ class SignatureCell {
 
   get state() { return this.root.dataset.state; }
 
+  /** What the status line says when the cell enters a state. */
+  static said = {
+    inactive: "Not signed.",
+    active: "The signature pad is ready: draw your signature.",
+    signed: "Signed. Save keeps it; Clear starts again.",
+  };
+
   set(state) {
+    const before = this.root.dataset.state;
     this.root.dataset.state = state;
     const inked = this.pad.hasInk;
     this.root.querySelector("#clear").disabled = !inked;
     this.root.querySelector("#save").disabled = !inked;
-    if (state === "active" || state === "inactive") this.status.textContent = "";
+    // The status line is a polite live region: each change of state is said once to a screen reader (saving says
+    // its own outcome). Nothing is said when the page opens.
+    if (before !== undefined && before !== state && SignatureCell.said[state]) this.status.textContent = SignatureCell.said[state];
     if (state === "active") requestAnimationFrame(() => this.pad.resize());
   }
 
