@@ -199,7 +199,8 @@ AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practi
 
 def accessible(driver, state):
     """Runs axe-core on the page as it is and checks that it finds no violation of WCAG 2.2 A or AA or of axe's best
-    practices; each violation is printed with the elements it names. The full report goes to the artifacts."""
+    practices; each violation is printed with the elements it names. The full report goes to the artifacts. Then
+    checks that the page reflows at 320 CSS px."""
     import axe_playwright_python
     if driver.execute_script("return typeof axe") == "undefined":
         with open(os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js")) as f:
@@ -214,6 +215,13 @@ def accessible(driver, state):
     if "error" in report:
         check(False, "axe-core runs in state %s (%s)" % (state, report["error"]))
         return
+    # Reflow (WCAG 1.4.10): at 320 CSS px, which is also a 640 px window at 200 % zoom, nothing needs a sideways
+    # scroll.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 320, "height": 640, "deviceScaleFactor": 2,
+                                                                  "mobile": False})
+    wide, window_width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    check(wide <= window_width, "state %s reflows at 320 CSS px (%d px of content)" % (state, wide))
     violations = report["violations"]
     for v in violations:
         print("     %s (%s): %s" % (v["id"], v["impact"], ", ".join(" ".join(n["target"]) for n in v["nodes"])))
