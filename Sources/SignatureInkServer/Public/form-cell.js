@@ -148,7 +148,9 @@ function buildCell(root) {
   const header = node("header", { class: "cell-header" });
   header.append(node("span", { id: "cell-label" }, root.dataset.label || "Signature"),
                 node("span", { class: "required", title: "required" }, "*"));
-  const pad = node("div", { class: "pad", id: "pad" });
+  // The pad is a control of its own for the keyboard: Enter or Space starts signing, Escape cancels.
+  const pad = node("div", { class: "pad", id: "pad", tabindex: "0", role: "group",
+                            "aria-label": "Signature pad. Enter starts signing, Escape cancels." });
   pad.append(node("canvas", { id: "canvas", "aria-label": "Signature pad: draw your signature here" }),
              node("p", { class: "hint", id: "hint" }, "Tap to Sign"),
              node("img", { id: "saved", alt: "Saved signature", hidden: "" }));
@@ -174,6 +176,16 @@ class SignatureCell {
     this.status = root.querySelector("#status");
     this.record = root.querySelector("#record");
     root.querySelector(".pad").addEventListener("pointerdown", () => { if (this.state === "inactive") this.set("active"); });
+    root.querySelector(".pad").addEventListener("keydown", (event) => {
+      if ((event.key === "Enter" || event.key === " ") && this.state === "inactive") {
+        event.preventDefault();
+        this.set("active");
+      } else if (event.key === "Escape" && (this.state === "active" || this.state === "signed")) {
+        event.preventDefault();
+        this.pad.clear();
+        this.set("inactive");
+      }
+    });
     root.querySelector("#cancel").addEventListener("click", () => { this.pad.clear(); this.set("inactive"); });
     root.querySelector("#clear").addEventListener("click", () => { this.pad.clear(); this.set("active"); });
     root.querySelector("#save").addEventListener("click", () => this.save());
