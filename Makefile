@@ -96,8 +96,10 @@ test-api: deps
 
 # The server's pages in headless Chromium through chromedriver and selenium (installed with pip when missing):
 # the signature form cell's life cycle and the consent walk-through, drawn with real pen and touch input; the
-# OpenAPI description read with PyYAML (installed likewise) against the routes. Screenshots of each state go to
-# Tests/Browser/artifacts/.
+# OpenAPI description read with PyYAML (installed likewise) against the routes; in each state axe-core 4.12.1 (the
+# axe.min.js of axe-playwright-python, installed likewise without its dependencies) checks WCAG 2.2 A and AA, and the
+# page's reflow at 320 CSS px; the keyboard walks the dialogs and the pad. Screenshots and axe's reports of each
+# state go to Tests/Browser/artifacts/.
 test-browser: deps
 	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q "selenium>=4.20"
 	@python3 -c "import yaml" 2>/dev/null || python3 -m pip install -q pyyaml
