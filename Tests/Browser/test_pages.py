@@ -251,6 +251,10 @@ def form_cell(driver, base, downloads):
     keys(Keys.TAB)
     focused = lambda: driver.execute_script("return document.activeElement.id")
     check(focused() == "pad", "Tab reaches the signature pad first")
+    check(driver.execute_script("const s = getComputedStyle(document.activeElement);"
+                                "return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2"),
+          "the focused pad shows a focus ring of at least 2 px")
+    shot(driver, "1b-pad-focused")
     keys(Keys.ENTER)
     check(state(driver) == "active", "Enter on the pad starts signing")
     keys(Keys.ESCAPE)
@@ -361,6 +365,7 @@ def consent(driver, base, downloads, server_binary):
     keys = lambda *k: ActionChains(driver).send_keys(*k).perform()
     keys(Keys.TAB)
     check(focused() == "quit-yes", "Tab goes to Yes")
+    shot(driver, "7b-consent-cancel-focus-on-yes")
     keys(Keys.TAB)
     check(focused() == "quit-no", "Tab stays in the dialog")
     keys(Keys.SHIFT + Keys.TAB)
