@@ -70,14 +70,7 @@ public final class PDFForm: Sendable {
     /// trailing zeros (`72,500,216,72`, `10.5,20.25,100,50`): the one way the engine writes a rectangle, as
     /// `signature-ink sign --rect` reads it.
     public static func describe(_ rect: Rect) -> String {
-        [rect.minX, rect.minY, rect.width, rect.height].map { value in
-            guard value.isFinite, abs(value) < 1e12 else { return String(value) }
-            let hundredths = (value * 100).rounded()
-            let whole = Int(hundredths) / 100, part = abs(Int(hundredths) % 100)
-            let sign = hundredths < 0 && whole == 0 ? "-" : ""
-            guard part != 0 else { return sign + String(whole) }
-            return sign + String(whole) + "." + (part % 10 == 0 ? String(part / 10) : (part < 10 ? "0" : "") + String(part))
-        }.joined(separator: ",")
+        [rect.minX, rect.minY, rect.width, rect.height].map { PageContent.format($0, decimals: 2) }.joined(separator: ",")
     }
 
     /// The signature fields.

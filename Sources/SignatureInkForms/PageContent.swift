@@ -23,7 +23,7 @@ enum PageContent {
         try file.set(page, "/Resources", resources)
 
         let m = placement(of: rotation, into: rect)
-        let numbers = [m.a, m.b, m.c, m.d, m.e, m.f].map(format).joined(separator: " ")
+        let numbers = [m.a, m.b, m.c, m.d, m.e, m.f].map { format($0) }.joined(separator: " ")
         let before = try file.newStream(Array("q\n".utf8), dictionary: [])
         let after = try file.newStream(Array("\nQ\nq \(numbers) cm \(name) Do Q\n".utf8), dictionary: [])
         let contents = qpdf.qpdf_oh_new_array(file.pdf)
@@ -51,8 +51,12 @@ enum PageContent {
         return (r.a, r.b, r.c, r.d, rect.0 - minX, rect.1 - minY)
     }
 
-    static func format(_ v: Double) -> String {
-        let r = (v * 10_000).rounded() / 10_000
+    /// A number rounded to `decimals` places and written without trailing zeros (`216`, `10.5`); one far beyond
+    /// any page (a damaged `/Rect`) is written as Swift writes it rather than trapping on the conversion to `Int`.
+    static func format(_ v: Double, decimals: Int = 4) -> String {
+        guard v.isFinite, abs(v) < 1e12 else { return String(v) }
+        let scale = [1.0, 10, 100, 1_000, 10_000][min(max(decimals, 0), 4)]
+        let r = (v * scale).rounded() / scale
         return r == r.rounded() ? String(Int(r)) : String(r)
     }
 }

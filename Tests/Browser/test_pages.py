@@ -131,6 +131,16 @@ def touch(driver, element, points, force=0.5):
     driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
+def press(driver, *keys):
+    """Presses keys as a person at the keyboard would, on whatever has the focus."""
+    ActionChains(driver).send_keys(*keys).perform()
+
+
+def focused_id(driver):
+    """The id of the element that has the focus (empty when it has none)."""
+    return driver.execute_script("return document.activeElement.id")
+
+
 def settled_scroll(driver, patience=5.0):
     """The page's vertical scroll once it has stopped moving: two readings 200 ms apart that agree, waiting at most
     patience seconds."""
@@ -246,10 +256,10 @@ def form_cell(driver, base, downloads):
     shot(driver, "1-inactive")
     pad = driver.find_element(By.ID, "pad")
     # By keyboard: Tab reaches the pad, Enter starts signing, Escape cancels, and the focus stays on the pad.
-    keys = lambda *k: ActionChains(driver).send_keys(*k).perform()
+    keys = lambda *k: press(driver, *k)
+    focused = lambda: focused_id(driver)
     driver.execute_script("document.activeElement.blur()")
     keys(Keys.TAB)
-    focused = lambda: driver.execute_script("return document.activeElement.id")
     check(focused() == "pad", "Tab reaches the signature pad first")
     check(driver.execute_script("const s = getComputedStyle(document.activeElement);"
                                 "return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2"),
@@ -354,7 +364,7 @@ def consent(driver, base, downloads, server_binary):
     check(driver.find_element(By.ID, "progress").text == "Taking part: 1 of 5", "the first form shows 1 of 5")
     check(not driver.find_elements(By.ID, "allow"), "Allow waits for the last page")
     shot(driver, "6-consent-page")
-    focused = lambda: driver.execute_script("return document.activeElement.id")
+    focused = lambda: focused_id(driver)
     check(focused() == "title", "the first step's heading has the focus")
     click("cancel-flow")
     check(driver.find_element(By.ID, "dialog").is_displayed(), "Cancel asks whether to quit")
@@ -362,7 +372,7 @@ def consent(driver, base, downloads, server_binary):
     # The dialog by keyboard: focus on No, Tab and Shift+Tab kept among its buttons, Escape answers No and gives the
     # focus back to Cancel.
     check(focused() == "quit-no", "the dialog takes the focus, on No")
-    keys = lambda *k: ActionChains(driver).send_keys(*k).perform()
+    keys = lambda *k: press(driver, *k)
     keys(Keys.TAB)
     check(focused() == "quit-yes", "Tab goes to Yes")
     shot(driver, "7b-consent-cancel-focus-on-yes")

@@ -182,11 +182,10 @@ class SignatureCell {
         this.set("active");
       } else if (event.key === "Escape" && (this.state === "active" || this.state === "signed")) {
         event.preventDefault();
-        this.pad.clear();
-        this.set("inactive");
+        this.cancel();
       }
     });
-    root.querySelector("#cancel").addEventListener("click", () => { this.pad.clear(); this.set("inactive"); });
+    root.querySelector("#cancel").addEventListener("click", () => this.cancel());
     root.querySelector("#clear").addEventListener("click", () => { this.pad.clear(); this.set("active"); });
     root.querySelector("#save").addEventListener("click", () => this.save());
     root.querySelector("#reenter").addEventListener("click", () => {
@@ -199,6 +198,9 @@ class SignatureCell {
   }
 
   get state() { return this.root.dataset.state; }
+
+  /** Cancel, by its button or by Escape on the pad: the ink goes and the cell is inactive again. */
+  cancel() { this.pad.clear(); this.set("inactive"); }
 
   /** What the status line says when the cell enters a state. */
   static said = {
