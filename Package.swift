@@ -23,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // Digital signatures of PDFs: keys and certificates (swift-certificates), the CMS written as DER (swift-asn1).
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         // `swift package generate-documentation` for the DocC catalogs (`make docs`).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
         // The HTTP server (signature-ink-server) and its logs.
@@ -79,11 +82,19 @@ let package = Package(
             swiftSettings: strict),
         // Consent documents: the model, the walk-through, the signed PDF and the consent record.
         .target(
-            name: "SignatureInkConsent", dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender"],
+            name: "SignatureInkConsent", dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkForms"],
             swiftSettings: strict),
-        // Signing existing PDF forms: qpdf reads and writes the file, the renderer draws the ink.
+        // Signing existing PDF forms: qpdf reads and writes the file, the renderer draws the ink; digital signatures
+        // with keys and certificates from swift-certificates, the CMS written with swift-asn1, hashes from swift-crypto.
         .target(
-            name: "SignatureInkForms", dependencies: ["SignatureInk", "SignatureInkRender", "CQPDF"],
+            name: "SignatureInkForms",
+            dependencies: [
+                "SignatureInk", "SignatureInkRender", "CQPDF",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: strict),
         // The consent store: every consent, document, saved signature and withdrawal, append-only and hash-chained.
         .target(
@@ -109,7 +120,7 @@ let package = Package(
             name: "SignatureInkServer",
             dependencies: [
                 "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent", "SignatureInkStore",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "SignatureInkForms", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -124,7 +135,7 @@ let package = Package(
         .executableTarget(
             name: "signature-ink-server",
             dependencies: [
-                "SignatureInkServer", "SignatureInkConsent", "SignatureInkStore",
+                "SignatureInkServer", "SignatureInkConsent", "SignatureInkStore", "SignatureInkForms",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -141,10 +152,15 @@ let package = Package(
             ],
             path: "Examples/DocExamples",
             swiftSettings: strict),
-        // Seeded random signatures and paths to test data, shared by the test targets.
+        // Seeded random signatures, paths to test data and a throw-away PKI, shared by the test targets.
         .target(
             name: "InkTestSupport",
-            dependencies: ["SignatureInk", .product(name: "RealModule", package: "swift-numerics")], path: "Tests/InkTestSupport",
+            dependencies: [
+                "SignatureInk", .product(name: "RealModule", package: "swift-numerics"),
+                .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Tests/InkTestSupport",
             swiftSettings: strict),
         .testTarget(
             name: "SignatureInkTests", dependencies: ["SignatureInk", "InkTestSupport"], swiftSettings: strict),
@@ -158,16 +174,21 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "SignatureInkConsentTests",
-            dependencies: ["SignatureInkConsent", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport"],
+            dependencies: ["SignatureInkConsent", "SignatureInkFormats", "SignatureInkRender", "SignatureInkForms", "InkTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "SignatureInkFormsTests",
-            dependencies: ["SignatureInkForms", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport"],
+            dependencies: [
+                "SignatureInkForms", "SignatureInkFormats", "SignatureInkRender", "InkTestSupport",
+                .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "SignatureInkServerTests",
             dependencies: [
-                "SignatureInkServer", "SignatureInkFormats", "SignatureInkRender", "SignatureInkStore", "InkTestSupport",
+                "SignatureInkServer", "SignatureInkFormats", "SignatureInkRender", "SignatureInkStore", "SignatureInkForms",
+                "InkTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

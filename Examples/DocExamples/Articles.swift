@@ -103,6 +103,15 @@ enum SignatureInkFormsOverview {
         let signed = try form.sign(.field("Signature1"), ink: signature, name: "Ada Lovelace", date: "2026-11-25")
         return signed
     }
+
+    static func signDigitally(bytes: [UInt8], signature: Signature, keyPEM: String, certificatePEM: String, chainPEM: String?,
+                              now: Double) throws -> [UInt8] {
+        let identity = try PDFSigningIdentity(keyPEM: keyPEM, certificatePEM: certificatePEM, chainPEM: chainPEM)
+        let options = FormSigningOptions(digitalSignature: PDFDigitalSignature(identity: identity, millisecondsSince1970: now,
+                                                                                utcOffsetMinutes: 60))
+        let signed = try PDFForm(bytes: bytes).sign(.field("Customer"), ink: signature, options: options)
+        return signed
+    }
 }
 
 enum SignatureInkFormatsOverview {

@@ -9,7 +9,10 @@ import SignatureInkRender
 /// ``PDFIncrementalUpdate`` appends them with a cross-reference section of the same kind as the file's last one (a
 /// table, or a cross-reference stream for a file that uses them) whose trailer points back to it with `/Prev`.
 enum IncrementalUpdate {
-    static func append(changed: [qpdf_oh], new: [qpdf_oh], of file: QPDFFile, original: [UInt8]) throws(PDFFormError) -> [UInt8] {
+    /// The file with `changed` and `new` appended as qpdf holds them, and `written`: objects whose bytes the caller
+    /// wrote (a signature dictionary with room for its signature), each an object qpdf numbered.
+    static func append(changed: [qpdf_oh], new: [qpdf_oh], written extra: [PDFIncrementalUpdate.Object] = [], of file: QPDFFile,
+                       original: [UInt8]) throws(PDFFormError) -> [UInt8] {
         guard let previous = PDFIncrementalUpdate.lastCrossReference(in: original) else {
             throw .unreadable(file: file.name, message: "no startxref near the end of the file")
         }
@@ -19,10 +22,10 @@ enum IncrementalUpdate {
             throw .unreadable(file: file.name, message: "the trailer has no /Size or /Root")
         }
         var objects: [PDFIncrementalUpdate.Object] = []
-        var written = Set<Int>()
+        var numbers = Set(extra.map(\.number))
         for object in changed + new {
             guard let id = file.identity(object) else { throw .qpdf("a changed object is not an indirect object") }
-            guard written.insert(id.number).inserted else { continue }
+            guard numbers.insert(id.number).inserted else { continue }
             let body: [UInt8]
             if file.isStream(object) {
                 let data = try file.streamData(object, decoded: false)
@@ -34,6 +37,7 @@ enum IncrementalUpdate {
             }
             objects.append(PDFIncrementalUpdate.Object(number: id.number, generation: id.generation, body: body))
         }
+        objects += extra
         var fields = "/Root \(file.unparse(root))"
         if let info = file.get(trailer, "/Info") { fields += " /Info \(file.unparse(info))" }
         if let id = file.get(trailer, "/ID") { fields += " /ID \(file.unparse(id))" }

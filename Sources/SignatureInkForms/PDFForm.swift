@@ -95,13 +95,20 @@ public final class PDFForm: Sendable {
     public func sign(_ placement: SignaturePlacement, ink: Signature, name: String? = nil, date: String? = nil,
                      options: FormSigningOptions = FormSigningOptions()) throws(PDFFormError) -> [UInt8] {
         guard !ink.isEmpty else { throw .invalidOption("the signature has no ink") }
+        let digital = try options.digitalSignature.map { signature throws(PDFFormError) in
+            guard case .field = placement, !options.flatten else {
+                throw PDFFormError.invalidOption("a digital signature goes into a signature field: give --field, without --flatten")
+            }
+            return try SignatureDictionary(signature)
+        }
+        let incremental = options.incremental || digital != nil
         let signed = digitallySignedFields
-        if !signed.isEmpty && !options.incremental { throw .digitallySigned(fields: signed.map(\.name)) }
+        if !signed.isEmpty && !incremental { throw .digitallySigned(fields: signed.map(\.name)) }
         let file = try QPDFFile(bytes: bytes, name: fileName)
         let pages = try file.pages()
         let target = try FormTarget(placement, form: self, file: file, pages: pages)
         try file.checkWarnings()
-        if options.incremental && (options.flatten || target.field == nil) {
+        if incremental && (options.flatten || target.field == nil) {
             throw .invalidOption("an incremental update fills a signature field's appearance; give --field, without --flatten")
         }
         let appearance = try InkAppearance.make(ink: ink, name: name, date: date, size: target.uprightSize,
@@ -113,12 +120,18 @@ public final class PDFForm: Sendable {
                 // turned box into /Rect.
                 let xobject = try appearance.xobject(rotation: target.rotation)
                 try field.fill(with: xobject, in: file)
-                let settled = try NeedAppearances.settle(in: file, pages: pages)
-                if options.incremental {
-                    let update = try IncrementalUpdate.append(changed: field.changedObjects + settled,
-                                                              new: appearance.newObjects(from: xobject), of: file, original: bytes)
+                var changed = field.changedObjects + (try NeedAppearances.settle(in: file, pages: pages))
+                var written: [PDFIncrementalUpdate.Object] = []
+                if let digital {
+                    let attached = try field.attach(digital, in: file)
+                    changed += attached.changed
+                    written.append(attached.object)
+                }
+                if incremental {
+                    let update = try IncrementalUpdate.append(changed: changed, new: appearance.newObjects(from: xobject),
+                                                              written: written, of: file, original: bytes)
                     try file.checkWarnings()
-                    return update
+                    return try digital?.seal(update, searchingFrom: bytes.count) ?? update
                 }
             } else {
                 // In page content the placing matrix turns the ink once; the XObject itself stays upright.
@@ -150,15 +163,22 @@ public struct FormSigningOptions: Sendable {
     public var incremental: Bool
     /// The renderer's options: pen, opacity (view mode), padding; default a padding of 2 points.
     public var render: RenderOptions
+    /// A digital signature to put into the signature field with the ink as its appearance, or `nil` (the default)
+    /// for ink alone. It needs a field and no `flatten`, and is always appended as an incremental update, so that a
+    /// second signer on another field keeps the first signature valid.
+    public var digitalSignature: PDFDigitalSignature?
 
     /// Creates options.
     /// - Parameters:
     ///   - flatten: draw into the page and remove the field; default `false`.
     ///   - incremental: append an incremental update; default `false`.
     ///   - render: the renderer's options; default a padding of 2 points.
-    public init(flatten: Bool = false, incremental: Bool = false, render: RenderOptions = RenderOptions(padding: 2)) {
+    ///   - digitalSignature: a digital signature for the field; default `nil`.
+    public init(flatten: Bool = false, incremental: Bool = false, render: RenderOptions = RenderOptions(padding: 2),
+                digitalSignature: PDFDigitalSignature? = nil) {
         self.flatten = flatten
         self.incremental = incremental
         self.render = render
+        self.digitalSignature = digitalSignature
     }
 }

@@ -26,6 +26,8 @@ public enum PDFFormError: Error, Sendable, Hashable, CustomStringConvertible {
     case rendering(String)
     /// qpdf failed while changing or writing the file.
     case qpdf(String)
+    /// The key or certificates of a digital signature cannot be used: `message` says which and why.
+    case signingIdentity(String)
 
     public var description: String {
         switch self {
@@ -45,6 +47,7 @@ public enum PDFFormError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .invalidOption(message): return message
         case let .rendering(message): return "drawing the signature: \(message)"
         case let .qpdf(message): return "qpdf: \(message)"
+        case let .signingIdentity(message): return "digital signature: \(message)"
         }
     }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import SignatureInk
 import SignatureInkConsent
 import SignatureInkFormats
+import SignatureInkForms
 import SignatureInkRender
 import SignatureInkStore
 
@@ -99,7 +100,9 @@ enum ConsentRoute {
 
     /// Reads and signs a submission, on a worker.
     /// - Throws: `APIError` 400 for a body that is not a submission, 422 naming the field at fault.
-    static func sign(_ bytes: [UInt8], document: ConsentDocument, configuration: ServerConfiguration) throws -> Signed {
+    /// With the configuration's seal, the PDF is sealed and its audit trail names `client` and `userAgent`.
+    static func sign(_ bytes: [UInt8], document: ConsentDocument, configuration: ServerConfiguration, client: String? = nil,
+                     userAgent: String? = nil) throws -> Signed {
         let body: Body
         do {
             body = try JSONDecoder().decode(Body.self, from: Data(bytes))
@@ -125,11 +128,16 @@ enum ConsentRoute {
             }
             signers.append(.init(slot: signer.slot, name: signer.name, ink: ink))
         }
+        let now = ConsentDate.currentMilliseconds()
+        let seal = configuration.seal.map { identity in
+            ConsentSeal(signature: PDFDigitalSignature(identity: identity, millisecondsSince1970: now),
+                        clientAddress: client, userAgent: userAgent)
+        }
         do {
             let signed = try ConsentSubmission(
                 document: document, decisions: body.decisions.map { .init(form: $0.form, decision: $0.decision) },
                 sharing: body.sharing, signers: signers, utcOffsetMinutes: body.utcOffsetMinutes, pageSize: body.pageSize
-            ).sign()
+            ).sign(now: now, seal: seal)
             return Signed(submission: body.submission, signed: signed)
         } catch let ConsentError.invalidSubmission(field, message) {
             throw APIError(.unprocessableContent, "\(body.path(of: field)): \(message)")

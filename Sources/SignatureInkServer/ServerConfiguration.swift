@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 public import NIOCore
+public import SignatureInkForms
 public import SignatureInkRender
 
 /// How the server listens and what it accepts.
@@ -35,6 +36,10 @@ public struct ServerConfiguration: Sendable {
     /// withdrawal, which is read every time: a kept consent never changes); default 64 MiB, about 2,000 consents;
     /// 0 keeps none.
     public var consentAnswerBytes: Int
+
+    /// Who seals the consent PDFs of `POST /consent/sign` (an Audit trail page with the client's address and user
+    /// agent, the record inside the PDF, a certification signature), or `nil` (the default) for PDFs without a seal.
+    public var seal: PDFSigningIdentity?
 
     /// The server's render limits by default.
     public static let defaultRenderLimits = RenderLimits(maxPixels: 16 << 20, maxBoxSide: 4096, maxWork: 1 << 27)

@@ -79,11 +79,12 @@ public enum SignatureInkServer {
             return response
         }
         router.post("/consent/sign") { request, context -> Response in
+            let client = StoreRoutes.client(of: context), userAgent = request.headers[.userAgent]
             let signed = try await work(request, context, pool: pool, configuration: configuration,
                                         body: { try await $0.jsonBody(limit: configuration.maxBody * 4) }) {
-                body, _ in try ConsentRoute.sign(body, document: document, configuration: configuration)
+                body, _ in try ConsentRoute.sign(body, document: document, configuration: configuration, client: client, userAgent: userAgent)
             }
-            return try await ConsentRoute.keep(signed, store: store, client: StoreRoutes.client(of: context))
+            return try await ConsentRoute.keep(signed, store: store, client: client)
         }
         StoreRoutes.add(to: router, store: store, token: adminToken, answers: ConsentAnswers(budget: configuration.consentAnswerBytes))
         // Last, after every route: 405 with Allow for a routed path's other methods, 404 for other paths.

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SignatureInkConsent
+import SignatureInkForms
 import SignatureInkServer
 import SignatureInkStore
 import NIOCore
@@ -106,7 +107,21 @@ struct ServeCommand: AsyncParsableCommand {
             help: ArgumentHelp("A file whose first line is the administrator's token (16 bytes or more), which the store's routes require as Authorization: Bearer TOKEN; without it they answer 401.", valueName: "file"))
     var adminTokenFile: String?
 
+    @Option(name: .customLong("seal-key"), help: ArgumentHelp("""
+        Seal every consent PDF with this private key (PEM: P-256, P-384, P-521 or RSA): an Audit trail page with the \
+        client's address and user agent, the record inside the PDF, a certification signature; needs --seal-cert.
+        """, valueName: "key.pem"))
+    var sealKey: String?
+
+    @Option(name: .customLong("seal-cert"), help: ArgumentHelp("The certificate of --seal-key (PEM).", valueName: "cert.pem"))
+    var sealCert: String?
+
+    @Option(name: .customLong("seal-chain"), help: ArgumentHelp("The intermediate certificates between --seal-cert and its root (PEM).", valueName: "chain.pem"))
+    var sealChain: String?
+
     func validate() throws {
+        if (sealKey == nil) != (sealCert == nil) { throw ValidationError("a seal needs both --seal-key and --seal-cert") }
+        if sealChain != nil && sealKey == nil { throw ValidationError("--seal-chain needs --seal-key and --seal-cert") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
         guard (1...(256 << 20)).contains(maxBody) else { throw ValidationError("--max-body must be in 1...268435456") }
         guard maxSamples > 0, idleTimeout > 0, requestTimeout > 0, workers > 0, workTimeout > 0, maxWork > 0 else {
@@ -131,13 +146,23 @@ struct ServeCommand: AsyncParsableCommand {
         if let adminTokenFile {
             do { token = try AdminToken(file: adminTokenFile) } catch { throw ValidationError("--admin-token-file \(error)") }
         }
+        var seal: PDFSigningIdentity?
+        if let sealKey, let sealCert {
+            func text(_ path: String) throws -> String { try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8) }
+            do {
+                seal = try PDFSigningIdentity(keyPEM: try text(sealKey), certificatePEM: try text(sealCert), chainPEM: try sealChain.map(text))
+            } catch {
+                throw ValidationError("--seal-key \(sealKey): \(error)")
+            }
+        }
         let kept = noStore ? nil : try await store.open()
         var limits = ServerConfiguration.defaultRenderLimits
         limits.maxWork = maxWork
-        let configuration = ServerConfiguration(host: host, port: port, maxBody: maxBody, maxSamples: maxSamples, idleTimeout: idleTimeout,
+        var configuration = ServerConfiguration(host: host, port: port, maxBody: maxBody, maxSamples: maxSamples, idleTimeout: idleTimeout,
                                                 requestTimeout: requestTimeout, renderLimits: limits, workers: workers, queueLength: queue,
                                                 workTimeout: workTimeout, shutdownGrace: shutdownGrace,
                                                 consentAnswerBytes: consentCacheMB << 20)
+        configuration.seal = seal
         let app = try SignatureInkServer.application(configuration: configuration, consentDocument: document, store: kept,
                                                      adminToken: token, logger: logger)
         // SIGTERM or SIGINT: no new connections; requests in flight have the grace to finish, then the server's

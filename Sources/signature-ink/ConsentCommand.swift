@@ -7,6 +7,7 @@ import Glibc
 import SignatureInk
 public import SignatureInkConsent
 import SignatureInkFormats
+import SignatureInkForms
 import SignatureInkRender
 
 struct ConsentCommand: ParsableCommand {
@@ -79,6 +80,17 @@ struct ConsentSignCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The consent record (JSON).", valueName: "file.json"))
     var record: String
 
+    @Option(name: .customLong("seal-key"), help: ArgumentHelp("""
+        Seal the PDF with this private key (PEM: P-256, P-384, P-521 or RSA): an Audit trail page, the record         inside the PDF, and a certification signature (PAdES B-B) over the whole file; needs --seal-cert.
+        """, valueName: "key.pem"))
+    var sealKey: String?
+
+    @Option(name: .customLong("seal-cert"), help: ArgumentHelp("The certificate of --seal-key (PEM).", valueName: "cert.pem"))
+    var sealCert: String?
+
+    @Option(name: .customLong("seal-chain"), help: ArgumentHelp("The intermediate certificates between --seal-cert and its root (PEM).", valueName: "chain.pem"))
+    var sealChain: String?
+
     @Option(help: ArgumentHelp("""
         Also keep the consent in this consent store, committed before the files are written: the folder \
         signature-ink-server --data uses, or the PostgreSQL database its --database names (a password given in the \
@@ -96,6 +108,8 @@ struct ConsentSignCommand: ParsableCommand {
             throw ValidationError("'\(pair)' must be ROLE=VALUE")
         }
         if output == record { throw ValidationError("--output and --record must be different files") }
+        if (sealKey == nil) != (sealCert == nil) { throw ValidationError("a seal needs both --seal-key and --seal-cert") }
+        if sealChain != nil && sealKey == nil { throw ValidationError("--seal-chain needs --seal-key and --seal-cert") }
     }
 
     func run() throws {
@@ -134,10 +148,16 @@ struct ConsentSignCommand: ParsableCommand {
         }
         let decisions = denied.map { ConsentFlowResult.FormDecision(form: $0, decision: .denied) }
             + notNow.map { ConsentFlowResult.FormDecision(form: $0, decision: .notNow) }
+        let now = ConsentDate.currentMilliseconds()
+        var seal: ConsentSeal?
+        if let sealKey, let sealCert {
+            let identity = try SigningKeys.identity(key: sealKey, certificate: sealCert, chain: sealChain)
+            seal = ConsentSeal(signature: PDFDigitalSignature(identity: identity, millisecondsSince1970: now))
+        }
         let signed: ConsentSubmission.Signed
         do {
             signed = try ConsentSubmission(document: consent, decisions: decisions, undecided: .allowed, sharing: sharing,
-                                           signers: signers, pageSize: pageSize).sign()
+                                           signers: signers, pageSize: pageSize).sign(now: now, seal: seal)
         } catch let .invalidSubmission(field, message) {
             throw InputFailure(path: option(naming: field, in: consent), reason: message)
         } catch {
@@ -182,34 +202,62 @@ struct ConsentSignCommand: ParsableCommand {
 struct ConsentVerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check a consent record against its PDF: the document's, each signature's and the PDF's SHA-256.",
-        discussion: "Exit status 0 when everything matches; 1 with each mismatch printed otherwise.")
+        abstract: "Check a consent record against its PDF, or a sealed consent PDF on its own.",
+        discussion: """
+            With RECORD and PDF: the document's, each signature's and the PDF's SHA-256 against the record. With a \
+            sealed PDF alone and --trust: the seal covers the whole file, its digest and signature match, its \
+            certificate chains to a trusted root, and the record inside the PDF matches the PDF as it was laid out. \
+            Exit status 0 when everything matches; 1 with each mismatch printed otherwise.
+            """)
 
-    @Argument(help: "The consent record (JSON).")
-    var record: String
+    @Argument(help: ArgumentHelp("The consent record (JSON) and the signed PDF, or a sealed PDF alone.", valueName: "record.json file.pdf"))
+    var files: [String] = []
 
-    @Argument(help: "The signed PDF.")
-    var pdf: String
+    @Option(help: ArgumentHelp("Trusted root certificates (PEM): check the PDF's seal against them.", valueName: "root.pem"))
+    var trust: String?
+
+    func validate() throws {
+        switch files.count {
+        case 2: break
+        case 1: guard trust != nil else { throw ValidationError("a PDF alone is checked by its seal: give --trust ROOT.pem, or the record too") }
+        default: throw ValidationError("give RECORD.json FILE.pdf, or a sealed FILE.pdf with --trust ROOT.pem")
+        }
+    }
 
     func run() throws {
         var limits = DecodingLimits.default
         limits.maxBytes = ConsentRecord.maxBytes
         let reader = InputLoader(limits: limits)
-        let problems: [String]
+        let pdfPath = files[files.count - 1]
+        var problems: [String] = []
         let entry: ConsentRecord
         do {
-            entry = try ConsentRecord(json: Array(try reader.readBounded(record)))
+            let pdf = Array(try reader.readBounded(pdfPath))
+            var checked = pdf[...]
+            var recordJSON: [UInt8]?
+            var source = files.count == 2 ? files[0] : "\(pdfPath) (\(ConsentSeal.recordFileName))"
+            if let trust {
+                let roots = String(decoding: try reader.readBounded(trust), as: UTF8.self)
+                let seal = try SealCheck.run(pdf, name: pdfPath, roots: roots)
+                problems += seal.problems.map { "\(pdfPath): \($0)" }
+                if files.count == 1 {
+                    guard let inside = seal.attachments.first(where: { $0.fileName == ConsentSeal.recordFileName }) else {
+                        throw InputFailure(path: pdfPath, reason: "the PDF carries no \(ConsentSeal.recordFileName)")
+                    }
+                    recordJSON = inside.data
+                    checked = seal.unsealed
+                    source = "\(pdfPath) (\(ConsentSeal.recordFileName))"
+                }
+                if problems.isEmpty { print("\(pdfPath): sealed by \(seal.signer) at \(seal.signingTime); the seal is intact and trusted") }
+            }
+            let json = try recordJSON ?? Array(reader.readBounded(files[0]))
+            do { entry = try ConsentRecord(json: json) } catch { throw InputFailure(path: source, reason: "\(error)") }
+            problems += entry.verify(pdf: Array(checked)).map { "\(source): \($0)" }
         } catch let failure as InputFailure {
             Diagnostics.error(failure.description)
             throw ExitCode.failure
         } catch {
-            Diagnostics.error("\(record): \(error)")
-            throw ExitCode.failure
-        }
-        do {
-            problems = entry.verify(pdf: Array(try reader.readBounded(pdf))).map { "\(record): \($0)" }
-        } catch {
-            Diagnostics.error(error.description)
+            Diagnostics.error("\(pdfPath): \(error)")
             throw ExitCode.failure
         }
         guard problems.isEmpty else {

@@ -18,7 +18,9 @@ struct SignCommand: ParsableCommand {
             points in the page's default user space, origin at the bottom left), upright on a turned page. The field \
             gets the ink as its appearance and becomes read-only; --flatten draws it into the page instead. A form \
             that is already digitally signed is refused unless --incremental, which appends the change and leaves \
-            every signed byte as it was. Every other page and field stays as it was.
+            every signed byte as it was. Every other page and field stays as it was. With --key and --cert the field \
+            also gets a PAdES digital signature (always appended as an incremental update, so a later signer on \
+            another field keeps it valid), timed by --date when it gives a time, else now.
             """)
 
     @Argument(help: "The PDF form.")
@@ -54,6 +56,15 @@ struct SignCommand: ParsableCommand {
     @Flag(help: "Append the signature as an incremental update, leaving the original bytes untouched.")
     var incremental = false
 
+    @Option(help: ArgumentHelp("A private key (PEM: P-256, P-384, P-521 or RSA) to sign the field digitally with, PAdES B-B; needs --field and --cert.", valueName: "key.pem"))
+    var key: String?
+
+    @Option(help: ArgumentHelp("The certificate of --key (PEM).", valueName: "cert.pem"))
+    var cert: String?
+
+    @Option(help: ArgumentHelp("The intermediate certificates between --cert and its root (PEM), put into the signature.", valueName: "chain.pem"))
+    var chain: String?
+
     @Option(name: .shortAndLong, help: ArgumentHelp("The signed PDF.", valueName: "file.pdf"))
     var output: String?
 
@@ -76,6 +87,11 @@ struct SignCommand: ParsableCommand {
             throw ValidationError("--date: '\(date)' is not an ISO 8601 date such as 2026-11-25 or 2026-11-25T14:30:00+01:00")
         }
         if output == form { throw ValidationError("the output must not overwrite the form") }
+        switch (key, cert) {
+        case (nil, nil): if chain != nil { throw ValidationError("--chain needs --key and --cert") }
+        case (_?, _?): if field == nil || flatten { throw ValidationError("a digital signature (--key) goes into a signature field: give --field, without --flatten") }
+        default: throw ValidationError("a digital signature needs both --key and --cert")
+        }
     }
 
     private var parsedRect: Rect? {
@@ -107,6 +123,7 @@ struct SignCommand: ParsableCommand {
         let signature = try input.loader.load(ink)
         let placement: SignaturePlacement = field.map { .field($0) } ?? .rect(page: page ?? 1, parsedRect ?? Rect(x: 0, y: 0, width: 0, height: 0))
         var options = FormSigningOptions(flatten: flatten, incremental: incremental)
+        options.digitalSignature = try digitalSignature()
         if viewMode { options.render = options.render.viewMode() }
         let printedDate = date.flatMap { text -> String? in
             guard let (ms, offset) = ISO8601Time.parse(text, lenient: true) else { return nil }
@@ -119,6 +136,17 @@ struct SignCommand: ParsableCommand {
             throw InputFailure(path: form, reason: "\(error)".removingPrefix("\(form): "))
         }
         try OutputWriter.write(signed, to: output)
+    }
+
+    /// The digital signature of --key, --cert and --chain, at the time --date gives when it has one (else now, in
+    /// UTC), or `nil` without --key.
+    private func digitalSignature() throws(InputFailure) -> PDFDigitalSignature? {
+        guard let key, let cert else { return nil }
+        let identity = try SigningKeys.identity(key: key, certificate: cert, chain: chain)
+        if let date, date.contains("T"), let (ms, offset) = ISO8601Time.parse(date, lenient: true) {
+            return PDFDigitalSignature(identity: identity, millisecondsSince1970: ms, utcOffsetMinutes: offset)
+        }
+        return PDFDigitalSignature(identity: identity, millisecondsSince1970: (Date().timeIntervalSince1970 * 1000).rounded())
     }
 
     /// One line per signature field: name, page, rectangle and whether it is empty; then the count of empty ones.

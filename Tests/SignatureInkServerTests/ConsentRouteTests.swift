@@ -6,6 +6,7 @@ import InkTestSupport
 import SignatureInk
 import SignatureInkConsent
 import SignatureInkFormats
+import SignatureInkForms
 import SignatureInkServer
 import Testing
 
@@ -131,6 +132,30 @@ import Testing
         #expect(written.signers.map(\.date) == starts)
         #expect(cli.pdf == pdf)
         #expect(cli.record.map { String(decoding: $0, as: UTF8.self) } == answer["record"] as? String)
+    }
+
+    @Test func aServerWithASealSealsEachConsentAndNamesTheUserAgentInItsAuditTrail() async throws {
+        var configuration = ServerConfiguration()
+        configuration.seal = try PDFSigningIdentity(keyPEM: TestPKI.p256.keyPEM, certificatePEM: TestPKI.p256.certificatePEM,
+                                                    chainPEM: TestPKI.intermediate.certificatePEM)
+        let app = Application(router: try SignatureInkServer.router(configuration: configuration))
+        let body = Array(try JSONSerialization.data(withJSONObject: try Self.body()))
+        let (status, answer): (HTTPResponse.Status, [String: Any]) = try await app.test(.router) { client in
+            try await client.execute(uri: "/consent/sign", method: .post, headers: [.userAgent: "Clinic-Tablet/2.1"],
+                                     body: ByteBuffer(bytes: body)) { response in
+                (response.status, (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))) as? [String: Any] ?? [:])
+            }
+        }
+        #expect(status == .ok, "\(answer)")
+        let pdf = Array(try #require(Data(base64Encoded: answer["pdf"] as? String ?? "")))
+        let record = try ConsentRecord(json: Array((answer["record"] as? String ?? "").utf8))
+        #expect(record.verify(pdf: pdf) == [])
+        let report = try await PDFSeal.verify(pdf, trustedRootsPEM: TestPKI.root.certificatePEM)
+        #expect(report.problems == [])
+        #expect(report.attachments.map(\.fileName) == [ConsentSeal.recordFileName])
+        let pages = try PDFCheck.pages(pdf)
+        #expect(answer["pages"] as? Int == pages)
+        #expect(try PDFCheck.text(pdf, page: pages).contains("with the user agent Clinic-Tablet/2.1"))
     }
 
     /// A document with one participant who signs without a printed name, and no sharing question.

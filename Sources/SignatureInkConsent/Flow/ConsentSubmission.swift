@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 public import SignatureInk
+import SignatureInkFormats
+import SignatureInkForms
 public import SignatureInkRender
 
 /// Everything a signed consent needs in one value: each form's decision, the sharing answer, each signer's printed
@@ -215,13 +217,20 @@ public struct ConsentSubmission: Sendable, Hashable {
     /// Each signature is dated by ``ConsentDate/signing(given:inkStartTime:now:utcOffsetMinutes:)``: the signer's
     /// stated date, else the ink's capture start time, else `now`. The same submission and `now` always give the same
     /// bytes.
-    /// - Parameter now: the time of signing in milliseconds since 1970; default the system clock
-    ///   (``ConsentDate/currentMilliseconds()``).
+    ///
+    /// With a `seal`, the PDF gets an **Audit trail** page, carries the record as an associated file, and is certified
+    /// with a digital signature (see ``ConsentSeal``). The record inside the PDF gives the SHA-256 of the PDF as laid
+    /// out (the sealed file's bytes before the seal's update); the returned record, that of the sealed file. An ECDSA
+    /// key signs differently each time, so its sealed PDFs differ inside the signature; an RSA key's do not.
+    /// - Parameters:
+    ///   - now: the time of signing in milliseconds since 1970; default the system clock
+    ///     (``ConsentDate/currentMilliseconds()``).
+    ///   - seal: who seals the PDF, or `nil` (the default) for a PDF without a seal or audit trail.
     /// - Returns: the signed copy, its PDF, the PDF's page count and the record.
     /// - Throws: ``ConsentError/invalidSubmission(_:message:)`` when the walk-through or the capture session refuses
     ///   a part (ink too small to be a signature: ``Field/ink(slot:)``); ``ConsentError`` when the document cannot
     ///   be laid out or drawn.
-    public func sign(now: Double = ConsentDate.currentMilliseconds()) throws(ConsentError) -> Signed {
+    public func sign(now: Double = ConsentDate.currentMilliseconds(), seal: ConsentSeal? = nil) throws(ConsentError) -> Signed {
         guard ConsentDate(millisecondsSince1970: now) != nil else {
             throw .invalidSignature(field: "time of signing", message: "\(now) ms since 1970 is not in the years 1...9999")
         }
@@ -267,14 +276,27 @@ public struct ConsentSubmission: Sendable, Hashable {
 
         let result = flow.result
         let signed = try result.signedDocument()
-        let layout = try signed.layout(setup: pageSize.setup)
+        var layout = try signed.layout(setup: pageSize.setup)
+        var record = try ConsentRecord(signed: signed, decisions: result.decisions, sharing: result.sharingChoice,
+                                       pageSize: pageSize, pdf: [])
+        if let seal, let time = ConsentDate(millisecondsSince1970: now, utcOffsetMinutes: utcOffsetMinutes) {
+            layout.blocks += seal.auditTrail(document: signed, record: record, at: time)
+        }
         let pdf: [UInt8], pageCount: Int
         do { (pdf, pageCount) = try layout.pdfAndPageCount() } catch {
             throw .rendering("\(error)")
         }
-        let record = try ConsentRecord(signed: signed, decisions: result.decisions, sharing: result.sharingChoice,
-                                       pageSize: pageSize, pdf: pdf)
-        return Signed(document: signed, pdf: pdf, pageCount: pageCount, record: record)
+        record.pdfSHA256 = HexDigest.sha256(pdf)
+        guard let seal else { return Signed(document: signed, pdf: pdf, pageCount: pageCount, record: record) }
+        let attachment = PDFAttachment(fileName: ConsentSeal.recordFileName, mimeType: "application/json",
+                                       description: "The consent record", data: record.json)
+        let sealed: [UInt8]
+        do { sealed = try PDFSeal.certify(pdf, name: "consent.pdf", attachments: [attachment], signature: seal.signature) } catch {
+            throw .rendering("sealing the PDF: \(error)")
+        }
+        // The record inside describes the PDF as laid out, before the seal; the one beside it, the sealed file.
+        record.pdfSHA256 = HexDigest.sha256(sealed)
+        return Signed(document: signed, pdf: sealed, pageCount: pageCount, record: record)
     }
 
     /// A refusal of the walk-through as a submission error on `field`.

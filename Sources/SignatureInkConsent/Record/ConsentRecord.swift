@@ -83,6 +83,14 @@ public struct ConsentRecord: Sendable, Hashable, Codable {
         return ((try? Array(encoder.encode(self))) ?? []) + [10]
     }
 
+    /// SHA-256 of the record's JSON with ``pdfSHA256`` empty: the digest of everything the record says of the
+    /// consent, which the PDF can print (a sealed PDF's audit trail does) without depending on its own bytes.
+    public var contentDigest: String {
+        var content = self
+        content.pdfSHA256 = ""
+        return HexDigest.sha256(content.json)
+    }
+
     /// Most bytes of a record read back: a document at its limit plus eight signatures at theirs.
     public static let maxBytes = 64 << 20
 

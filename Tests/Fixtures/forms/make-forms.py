@@ -14,6 +14,8 @@ rectangles, so the tests can check that the ink lands inside them and nowhere el
 - objstm.pdf: simple.pdf written with object streams and a compressed cross-reference stream.
 - signed.pdf: a signature field `Approval` that already carries a signature dictionary (/V with /ByteRange and
   /Contents), and an empty signature field `Witness`.
+- two-signers.pdf: a receipt with two empty signature fields on page 1, `Customer` and `Courier`, for a second
+  digital signature that keeps the first valid.
 - encrypted.pdf: simple.pdf encrypted with AES-256 and the user password `secret`.
 - damaged.pdf: simple.pdf cut short in the middle of its objects.
 - ten-pages.pdf: ten pages of text with an empty signature field on the last, for the signing benchmark.
@@ -112,6 +114,15 @@ def signed():
     return pdf
 
 
+def two_signers():
+    pdf = pikepdf.new()
+    p1 = page(pdf, ["Receipt 2026-0815", "Customer:", "Courier:"])
+    customer = widget(pdf, p1, [72, 560, 288, 620], FT=Name.Sig, T=String("Customer"))
+    courier = widget(pdf, p1, [72, 460, 288, 520], FT=Name.Sig, T=String("Courier"))
+    acroform(pdf, [customer, courier])
+    return pdf
+
+
 def ten_pages():
     pdf = pikepdf.new()
     for n in range(1, 11):
@@ -179,6 +190,7 @@ def main():
     save(nested(), "nested.pdf", object_stream_mode=pikepdf.ObjectStreamMode.disable)
     save(simple(), "objstm.pdf", object_stream_mode=pikepdf.ObjectStreamMode.generate)
     save(signed(), "signed.pdf", object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    save(two_signers(), "two-signers.pdf", object_stream_mode=pikepdf.ObjectStreamMode.disable)
     save(ten_pages(), "ten-pages.pdf", object_stream_mode=pikepdf.ObjectStreamMode.disable)
     simple().save(os.path.join(here, "encrypted.pdf"), encryption=pikepdf.Encryption(user="secret", owner="owner", R=6),
                   static_id=True)

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+import CQPDF
+import SignatureInkRender
+
+/// A file carried inside a PDF as an associated file (ISO 32000-2, 14.13): listed in the catalog's `/AF` and in
+/// `/EmbeddedFiles`, with its MIME type and its relationship to the document.
+public struct PDFAttachment: Sendable, Hashable {
+    /// The file's name, as readers list it (`consent-record.json`).
+    public var fileName: String
+    /// Its MIME type (`application/json`).
+    public var mimeType: String
+    /// A short description, shown by readers.
+    public var description: String
+    /// How it relates to the document: `Data` (the data the document shows), `Source`, `Alternative`,
+    /// `Supplement` or `Unspecified`.
+    public var relationship: String
+    /// The file's bytes.
+    public var data: [UInt8]
+
+    /// An attachment.
+    /// - Parameters:
+    ///   - fileName: the file's name.
+    ///   - mimeType: its MIME type.
+    ///   - description: a short description.
+    ///   - relationship: its relationship to the document; default `Data`.
+    ///   - data: its bytes.
+    public init(fileName: String, mimeType: String, description: String, relationship: String = "Data", data: [UInt8]) {
+        self.fileName = fileName
+        self.mimeType = mimeType
+        self.description = description
+        self.relationship = relationship
+        self.data = data
+    }
+}
+
+/// Seals a finished PDF: attaches files and certifies the whole file with a PAdES signature (a certification
+/// signature: DocMDP, ISO 32000-2, 12.8.2.2), as an incremental update after the file's bytes.
+///
+/// The update adds the attachments, an invisible signature field `Seal` on the first page, and the catalog's
+/// `/Perms /DocMDP` entry pointing at the signature; its permission lets a reader fill in forms and sign further
+/// and reports anything else changed afterwards. The original file is the update's first bytes, unchanged.
+public enum PDFSeal {
+    /// The seal's signature field.
+    public static let fieldName = "Seal"
+
+    /// The sealed file.
+    /// - Parameters:
+    ///   - pdf: the finished PDF.
+    ///   - name: how errors name it; default `document.pdf`.
+    ///   - attachments: the files to carry inside it, in order.
+    ///   - signature: who seals and when.
+    /// - Returns: `pdf` followed by the update that attaches and certifies.
+    /// - Throws: ``PDFFormError`` for a file qpdf cannot read, a file that is already signed, or a key that cannot sign.
+    public static func certify(_ pdf: [UInt8], name: String = "document.pdf", attachments: [PDFAttachment],
+                               signature: PDFDigitalSignature) throws(PDFFormError) -> [UInt8] {
+        let dictionary = try SignatureDictionary(signature)
+        let file = try QPDFFile(bytes: pdf, name: name)
+        let pages = try file.pages()
+        try file.checkWarnings()
+        guard let first = pages.first else { throw .unreadable(file: name, message: "it has no page") }
+        let root = file.root
+        if let form = file.get(root, "/AcroForm"), file.items(file.get(form, "/Fields")).contains(where: { file.get($0, "/V") != nil }) {
+            throw .invalidOption("\(name) is already digitally signed; a seal certifies a file before any other signature")
+        }
+        var changed = [root]
+        var new: [qpdf_oh] = []
+
+        var associated: [qpdf_oh] = []
+        var names: [qpdf_oh] = []
+        for attachment in attachments {
+            let stream = try file.newStream(attachment.data, dictionary: [
+                ("/Type", try file.parse("/EmbeddedFile")),
+                ("/Subtype", try file.parse(PDFSyntax.name(attachment.mimeType))),
+                ("/Params", try file.parse("<< /Size \(attachment.data.count) >>")),
+            ])
+            let embedded = qpdf.qpdf_make_indirect_object(file.pdf, stream)
+            let spec = try file.parse("""
+                << /Type /Filespec /F \(PDFSyntax.text(attachment.fileName)) /UF \(PDFSyntax.text(attachment.fileName)) \
+                /Desc \(PDFSyntax.text(attachment.description)) /AFRelationship \(PDFSyntax.name(attachment.relationship)) >>
+                """)
+            let files = try file.parse("<< >>")
+            try file.set(files, "/F", embedded)
+            try file.set(files, "/UF", embedded)
+            try file.set(spec, "/EF", files)
+            let indirect = qpdf.qpdf_make_indirect_object(file.pdf, spec)
+            try file.check("attaching \(attachment.fileName)")
+            new += [embedded, indirect]
+            associated.append(indirect)
+            names += [try file.parse(PDFSyntax.text(attachment.fileName)), indirect]
+        }
+        if !attachments.isEmpty {
+            try file.set(root, "/AF", try array(associated, in: file))
+            let tree = try file.parse("<< >>")
+            try file.set(tree, "/Names", try array(names, in: file))
+            let existing = file.get(root, "/Names")
+            let catalogNames: qpdf_oh
+            if let existing { catalogNames = existing } else { catalogNames = try file.parse("<< >>") }
+            if file.get(catalogNames, "/EmbeddedFiles") != nil {
+                throw .invalidOption("\(name) already carries embedded files; the seal adds its own to a file without any")
+            }
+            try file.set(catalogNames, "/EmbeddedFiles", tree)
+            if existing == nil {
+                try file.set(root, "/Names", catalogNames)
+            } else if file.identity(catalogNames) != nil {
+                changed.append(catalogNames)
+            }
+        }
+
+        let value = qpdf.qpdf_make_indirect_object(file.pdf, try file.parse("<< >>"))
+        guard let valueID = file.identity(value) else { throw .qpdf("the signature dictionary has no object number") }
+        let widget = qpdf.qpdf_make_indirect_object(file.pdf, try file.parse("""
+            << /Type /Annot /Subtype /Widget /FT /Sig /T \(PDFSyntax.text(fieldName)) /Rect [0 0 0 0] \
+            /F \(FilledField.widgetFlags) >>
+            """))
+        try file.set(widget, "/P", first)
+        try file.set(widget, "/V", value)
+        new.append(widget)
+        if let annotations = file.get(first, "/Annots") {
+            qpdf.qpdf_oh_append_item(file.pdf, annotations, widget)
+            changed.append(file.identity(annotations) == nil ? first : annotations)
+        } else {
+            try file.set(first, "/Annots", try array([widget], in: file))
+            changed.append(first)
+        }
+        if let form = file.get(root, "/AcroForm") {
+            if let fields = file.get(form, "/Fields") {
+                qpdf.qpdf_oh_append_item(file.pdf, fields, widget)
+                if file.identity(fields) != nil { changed.append(fields) }
+            } else {
+                try file.set(form, "/Fields", try array([widget], in: file))
+            }
+            try file.set(form, "/SigFlags", qpdf.qpdf_oh_new_integer(file.pdf, Int64(FilledField.signatureFlags)))
+            if file.identity(form) != nil { changed.append(form) }
+        } else {
+            let form = try file.parse("<< /SigFlags \(FilledField.signatureFlags) >>")
+            try file.set(form, "/Fields", try array([widget], in: file))
+            try file.set(root, "/AcroForm", form)
+        }
+        let permissions = try file.parse("<< >>")
+        try file.set(permissions, "/DocMDP", value)
+        try file.set(root, "/Perms", permissions)
+        try file.check("adding the seal")
+
+        let body = PDFIncrementalUpdate.Object(number: valueID.number, generation: valueID.generation,
+                                               body: dictionary.body(certification: formFillingPermission))
+        let update = try IncrementalUpdate.append(changed: changed, new: new, written: [body], of: file, original: pdf)
+        return try dictionary.seal(update, searchingFrom: pdf.count)
+    }
+
+    /// DocMDP permission 2: filling in forms, instantiating page templates and signing are allowed after the seal.
+    static let formFillingPermission = 2
+
+    /// A new direct array of `items`.
+    private static func array(_ items: [qpdf_oh], in file: QPDFFile) throws(PDFFormError) -> qpdf_oh {
+        let array = qpdf.qpdf_oh_new_array(file.pdf)
+        for item in items { qpdf.qpdf_oh_append_item(file.pdf, array, item) }
+        try file.check("making an array")
+        return array
+    }
+}
+
+/// PDF object syntax for text and names the caller gives.
+enum PDFSyntax {
+    /// A text string (ISO 32000-2, 7.9.2.2): UTF-16BE with its byte order mark, written in hexadecimal, so that
+    /// any text is safe in it.
+    static func text(_ value: String) -> String {
+        let hex = Array("0123456789ABCDEF")
+        var out = "<FEFF"
+        for unit in value.utf16 {
+            for shift in [12, 8, 4, 0] { out.append(hex[Int(unit >> UInt16(shift)) & 15]) }
+        }
+        return out + ">"
+    }
+
+    /// A name object (ISO 32000-2, 7.3.5): every byte outside `!`...`~` and the delimiters written as `#xx`.
+    static func name(_ value: String) -> String {
+        let hex = Array("0123456789ABCDEF")
+        var out = "/"
+        for byte in value.utf8 {
+            if byte > 32 && byte < 127 && !Array("#()<>[]{}/%".utf8).contains(byte) {
+                out.append(Character(Unicode.Scalar(byte)))
+            } else {
+                out += "#" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 15)])
+            }
+        }
+        return out
+    }
+}
