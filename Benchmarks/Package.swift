@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         .target(
@@ -100,6 +102,20 @@ let package = Package(
                 .product(name: "SignatureInkConsent", package: core),
             ],
             path: "Sources/document-timing"),
+        // What a digital signature adds to a consent and to a form, for Benchmarks/signing/compare.py.
+        .executableTarget(
+            name: "seal-timing",
+            dependencies: [
+                "SignatureSet",
+                .product(name: "SignatureInk", package: core),
+                .product(name: "SignatureInkFormats", package: core),
+                .product(name: "SignatureInkConsent", package: core),
+                .product(name: "SignatureInkForms", package: core),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Sources/seal-timing"),
         // Signs a ten-page PDF form, for Benchmarks/forms/compare.py.
         .executableTarget(
             name: "form-timing",

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a digital signature adds, in one process, with RSA-2048 and P-256 keys made here (a self-signed certificate
+// each): the sample study consent (two signers, as `signature-ink consent` signs it) without and with a seal, the seal
+// alone on the unsealed PDF, and the ten-page form's field (Tests/Fixtures/forms/ten-pages.pdf) signed with ink alone
+// and with ink and a key. The variants take turns round by round, so a busy machine slows them alike.
+//
+// Usage: seal-timing --rounds N [--write DIR]   prints each variant's median in ms as JSON; --write also writes the
+//                                               keys and certificates (DIR/rsa-key.pem, rsa-cert.pem, p256-...) and the
+//                                               unsealed consent PDF (DIR/consent.pdf) for a peer to sign the same.
+// Benchmarks/signing/compare.py prints these beside pyHanko signing the same files.
+import Crypto
+import _CryptoExtras
+import Foundation
+import SignatureInk
+import SignatureInkConsent
+import SignatureInkFormats
+import SignatureInkForms
+import SignatureSet
+import X509
+
+let repository = SignatureSet.folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let samples = repository.appendingPathComponent("SampleStrokes")
+let formBytes = Array(try Data(contentsOf: repository.appendingPathComponent("Tests/Fixtures/forms/ten-pages.pdf")))
+let formInk = try Data(contentsOf: SignatureSet.folder.appendingPathComponent("uim-hello-world-000.json"))
+let document = try ConsentDocument(json: Array(try Data(contentsOf: samples.appendingPathComponent("consent/study-consent.json"))))
+let now = 1_795_613_400_000.0
+
+/// A key and a self-signed certificate for it, as PEM.
+func party(_ name: String, _ key: Certificate.PrivateKey, _ algorithm: Certificate.SignatureAlgorithm) throws -> (key: String, cert: String) {
+    let subject = try DistinguishedName { CommonName(name) }
+    let certificate = try Certificate(version: .v3, serialNumber: .init(), publicKey: key.publicKey,
+                                      notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(86_400),
+                                      issuer: subject, subject: subject, signatureAlgorithm: algorithm,
+                                      extensions: try Certificate.Extensions { KeyUsage(digitalSignature: true, nonRepudiation: true) },
+                                      issuerPrivateKey: key)
+    return (try key.serializeAsPEM().pemString, try certificate.serializeAsPEM().pemString)
+}
+
+let rsa = try party("Timing RSA-2048", .init(try _RSA.Signing.PrivateKey(keySize: .bits2048)), .sha256WithRSAEncryption)
+let p256 = try party("Timing P-256", .init(P256.Signing.PrivateKey()), .ecdsaWithSHA256)
+let identities = (rsa: try PDFSigningIdentity(keyPEM: rsa.key, certificatePEM: rsa.cert),
+                  p256: try PDFSigningIdentity(keyPEM: p256.key, certificatePEM: p256.cert))
+
+func submission() throws -> ConsentSubmission {
+    func ink(_ name: String) throws -> Signature { try InkDecoder().decode(try Data(contentsOf: samples.appendingPathComponent(name))).signature }
+    return try ConsentSubmission(document: document, decisions: [], undecided: .allowed, sharing: .investigatorOnly,
+                                 signers: [.init(slot: "participant", name: "Ada Lovelace", ink: try ink("long-name.json")),
+                                           .init(slot: "investigator", name: "Charles Babbage", ink: try ink("short-name.json"))])
+}
+
+func consent(sealedBy identity: PDFSigningIdentity?) throws -> [UInt8] {
+    let seal = identity.map { ConsentSeal(signature: PDFDigitalSignature(identity: $0, millisecondsSince1970: now)) }
+    return try submission().sign(now: now, seal: seal).pdf
+}
+
+func form(signedBy identity: PDFSigningIdentity?) throws -> [UInt8] {
+    let ink = try InkDecoder().decode(formInk).signature
+    let digital = identity.map { PDFDigitalSignature(identity: $0, millisecondsSince1970: now) }
+    return try PDFForm(bytes: formBytes, name: "ten-pages.pdf").sign(
+        .field("CustomerSignature"), ink: ink, name: "Ada Lovelace", date: "2026-11-25",
+        options: FormSigningOptions(digitalSignature: digital))
+}
+
+let unsealed = try consent(sealedBy: nil)
+let record = Array(try submission().sign(now: now).record.json)
+let variants: [(String, () throws -> [UInt8])] = [
+    ("consent", { try consent(sealedBy: nil) }),
+    ("consent_sealed_rsa2048", { try consent(sealedBy: identities.rsa) }),
+    ("consent_sealed_p256", { try consent(sealedBy: identities.p256) }),
+    ("seal_alone_rsa2048", {
+        try PDFSeal.certify(unsealed, attachments: [PDFAttachment(fileName: "consent-record.json", mimeType: "application/json",
+                                                                  description: "The consent record", data: record)],
+                            signature: PDFDigitalSignature(identity: identities.rsa, millisecondsSince1970: now))
+    }),
+    ("form_ink", { try form(signedBy: nil) }),
+    ("form_ink_rsa2048", { try form(signedBy: identities.rsa) }),
+    ("form_ink_p256", { try form(signedBy: identities.p256) }),
+]
+
+var arguments = CommandLine.arguments.dropFirst()
+guard arguments.popFirst() == "--rounds", let rounds = arguments.popFirst().flatMap(Int.init), rounds > 0 else {
+    FileHandle.standardError.write(Data("usage: seal-timing --rounds N [--write DIR]\n".utf8))
+    exit(64)
+}
+if arguments.popFirst() == "--write", let folder = arguments.popFirst() {
+    let dir = URL(fileURLWithPath: folder)
+    for (name, text) in [("rsa-key.pem", rsa.key), ("rsa-cert.pem", rsa.cert), ("p256-key.pem", p256.key), ("p256-cert.pem", p256.cert)] {
+        try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+    try Data(unsealed).write(to: dir.appendingPathComponent("consent.pdf"))
+}
+// SEAL_TIMING_ONLY=NAME runs that variant alone, for a profiler.
+if let only = ProcessInfo.processInfo.environment["SEAL_TIMING_ONLY"], let work = variants.first(where: { $0.0 == only })?.1 {
+    for _ in 0..<rounds { _ = try work() }
+    exit(0)
+}
+var times = [[Double]](repeating: [], count: variants.count)
+for _ in 0...rounds {
+    for (k, variant) in variants.enumerated() {
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = try variant.1()
+        times[k].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+}
+let medians = variants.indices.map { k in
+    let sorted = times[k].dropFirst().sorted()
+    return "\"\(variants[k].0)\": \(String(format: "%.3f", sorted[sorted.count / 2]))"
+}
+print("{\"rounds\": \(rounds), " + medians.joined(separator: ", ") + "}")
