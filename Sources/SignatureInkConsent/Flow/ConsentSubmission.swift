@@ -6,10 +6,10 @@ public import SignatureInkRender
 
 /// Everything a signed consent needs in one value: each form's decision, the sharing answer, each signer's printed
 /// name, ink and date, the signers' UTC offset and the paper; checked against the document where it is built, and
-/// signed by ``sign(now:)`` through the walk-through's own ``ConsentFlow`` and its `CaptureSession`.
+/// signed by ``sign(now:seal:)`` through the walk-through's own ``ConsentFlow`` and its `CaptureSession`.
 ///
 /// The command line's `signature-ink consent sign` and the server's `POST /consent/sign` each translate their flags
-/// or JSON onto this value and call ``sign(now:)``: they refuse the same submissions with the same messages, date a
+/// or JSON onto this value and call ``sign(now:seal:)``: they refuse the same submissions with the same messages, date a
 /// signature by the same rule (``ConsentDate/signing(given:inkStartTime:now:utcOffsetMinutes:)``) and write the same
 /// bytes.
 ///

@@ -7,7 +7,7 @@ import SignatureInkRender
 ///
 /// With a seal, ``ConsentSubmission/sign(now:seal:)`` adds an **Audit trail** page, embeds the consent record in the
 /// PDF as an associated file (`consent-record.json`, `/AFRelationship /Data`), and certifies the whole file with a
-/// PAdES signature that allows form filling and further signatures (``PDFSeal``). Anyone with the PDF alone can then
+/// PAdES signature that allows form filling and further signatures (`PDFSeal` of SignatureInkForms). Anyone with the PDF alone can then
 /// tell whether it was changed, with any PDF reader that checks signatures.
 public struct ConsentSeal: Sendable {
     /// Who seals, and when (the seal's `/M`).
