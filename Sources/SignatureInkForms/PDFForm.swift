@@ -88,10 +88,11 @@ public final class PDFForm: Sendable {
     ///   - ink: the signature, drawn in its own pens' colours and widths.
     ///   - name: the printed name under the ink, or `nil`.
     ///   - date: the date text under the ink on the right, or `nil`.
-    ///   - options: flatten, incremental update, and the renderer's options.
+    ///   - options: flatten, incremental update, a digital signature, and the renderer's options.
     /// - Returns: the signed PDF.
     /// - Throws: ``PDFFormError`` naming what is wrong: an unknown or unusable field, a page or rectangle off the
-    ///   form, a digitally signed form without `incremental`, or a qpdf failure.
+    ///   form, a digitally signed form without `incremental`, a digital signature without a field or with
+    ///   `flatten`, a key that cannot sign, or a qpdf failure.
     public func sign(_ placement: SignaturePlacement, ink: Signature, name: String? = nil, date: String? = nil,
                      options: FormSigningOptions = FormSigningOptions()) throws(PDFFormError) -> [UInt8] {
         guard !ink.isEmpty else { throw .invalidOption("the signature has no ink") }

@@ -235,7 +235,7 @@ struct ConsentVerifyCommand: ParsableCommand {
             let pdf = Array(try reader.readBounded(pdfPath))
             var checked = pdf[...]
             var recordJSON: [UInt8]?
-            var source = files.count == 2 ? files[0] : "\(pdfPath) (\(ConsentSeal.recordFileName))"
+            let source = files.count == 2 ? files[0] : "\(pdfPath) (\(ConsentSeal.recordFileName))"
             if let trust {
                 let roots = String(decoding: try reader.readBounded(trust), as: UTF8.self)
                 let seal = try SealCheck.run(pdf, name: pdfPath, roots: roots)
@@ -246,7 +246,6 @@ struct ConsentVerifyCommand: ParsableCommand {
                     }
                     recordJSON = inside.data
                     checked = seal.unsealed
-                    source = "\(pdfPath) (\(ConsentSeal.recordFileName))"
                 }
                 if problems.isEmpty { print("\(pdfPath): sealed by \(seal.signer) at \(seal.signingTime); the seal is intact and trusted") }
             }
