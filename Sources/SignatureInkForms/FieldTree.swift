@@ -33,7 +33,7 @@ struct FieldTree {
             let partial = file.text(file.get(node, "/T"))
             let name = [parent, partial ?? ""].filter { !$0.isEmpty }.joined(separator: ".")
             let fieldType = file.name(file.get(node, "/FT")) ?? type
-            let fieldFlags = file.number(file.get(node, "/Ff")).map { Int($0) } ?? flags
+            let fieldFlags = file.integer(file.get(node, "/Ff")) ?? flags
             let kids = file.items(file.get(node, "/Kids")).filter { file.isDictionary($0) }
             let fieldKids = kids.filter { file.get($0, "/T") != nil }
             if !fieldKids.isEmpty {

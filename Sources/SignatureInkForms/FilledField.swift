@@ -19,9 +19,9 @@ struct FilledField {
         let appearance = try file.parse("<< >>")
         try file.set(appearance, "/N", xobject)
         try file.set(widget, "/AP", appearance)
-        let flags = Int(file.number(file.get(widget, "/F")) ?? 0) | Self.widgetFlags
+        let flags = (file.integer(file.get(widget, "/F")) ?? 0) | Self.widgetFlags
         try file.set(widget, "/F", qpdf.qpdf_oh_new_integer(file.pdf, Int64(flags)))
-        let fieldFlags = Int(file.number(file.get(field, "/Ff")) ?? 0) | Self.readOnly
+        let fieldFlags = (file.integer(file.get(field, "/Ff")) ?? 0) | Self.readOnly
         try file.set(field, "/Ff", qpdf.qpdf_oh_new_integer(file.pdf, Int64(fieldFlags)))
     }
 

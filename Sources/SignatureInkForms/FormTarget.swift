@@ -59,7 +59,7 @@ struct FormTarget {
                                         + "area (its \(box) box), \(PDFForm.describe(page)); both are left,bottom,width,height in points")
             }
         }
-        let turn = Int(file.number(file.inherited(page, "/Rotate")) ?? 0)
+        let turn = file.integer(file.inherited(page, "/Rotate")) ?? 0
         rotation = turn % 90 == 0 ? ((turn % 360) + 360) % 360 : 0
     }
 }

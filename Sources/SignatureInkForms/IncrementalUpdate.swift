@@ -18,7 +18,7 @@ enum IncrementalUpdate {
         }
         let usesStream = !original[previous...].starts(with: Array("xref".utf8))
         let trailer = file.trailer
-        guard let size = file.number(file.get(trailer, "/Size")).map(Int.init), let root = file.get(trailer, "/Root") else {
+        guard let size = file.integer(file.get(trailer, "/Size")), let root = file.get(trailer, "/Root") else {
             throw .unreadable(file: file.name, message: "the trailer has no /Size or /Root")
         }
         var objects: [PDFIncrementalUpdate.Object] = []

@@ -64,6 +64,44 @@ import Testing
         #expect(untrusted.problems.contains { $0.contains("does not chain to a trusted root") }, "\(untrusted.problems)")
     }
 
+    /// `/Contents` lies outside the signed bytes, so anyone can put anything there: every truncation of the CMS and
+    /// 120 seeded bit flips in it must be named as a problem, never crash the reader or pass.
+    @Test func aDamagedSignatureIsNamedNeverTrusted() async throws {
+        let signed = try ConsentSubmissionTests.sample().sign(now: ConsentSubmissionTests.now, seal: try Self.seal(TestPKI.p256))
+        let text = String(decoding: signed.pdf, as: UTF8.self)
+        let match = try #require(text.firstMatch(of: /\/ByteRange \[0 (\d+) (\d+)/))
+        let open = Int(match.1)! + 1, close = Int(match.2)! - 1
+        let hex = Array(signed.pdf[open..<close])
+        func bytes(_ hex: [UInt8]) -> [UInt8] {
+            stride(from: 0, to: hex.count - 1, by: 2).map { UInt8(String(decoding: hex[$0...($0 + 1)], as: UTF8.self), radix: 16)! }
+        }
+        let der = bytes(hex)
+        // The DER's own length (a long form of one or two bytes): the rest is padding.
+        let count = Int(der[1] & 0x7F)
+        let length = 2 + count + der[2..<(2 + count)].reduce(0) { $0 << 8 | Int($1) }
+        func with(_ cms: [UInt8]) -> [UInt8] {
+            let digits = Array("0123456789ABCDEF".utf8)
+            var pdf = signed.pdf
+            for (k, byte) in (cms + [UInt8](repeating: 0, count: der.count - cms.count)).enumerated() {
+                pdf[open + 2 * k] = digits[Int(byte >> 4)]
+                pdf[open + 2 * k + 1] = digits[Int(byte & 15)]
+            }
+            return pdf
+        }
+        var damaged: [[UInt8]] = stride(from: 0, to: length, by: 37).map { Array(der.prefix($0)) }
+        var random = SeededRandom(seed: 31)
+        for _ in 0..<120 {
+            var flipped = Array(der.prefix(length))
+            let at = Int(random.next() % UInt64(length)), bit = random.next() % 8
+            flipped[at] ^= UInt8(1 << bit)
+            damaged.append(flipped)
+        }
+        for (k, cms) in damaged.enumerated() {
+            let report = try await Self.verify(with(cms))
+            #expect(!report.problems.isEmpty, "damage \(k) passed")
+        }
+    }
+
     @Test func anUnsealedPDFIsRefusedAsHavingNoSeal() async throws {
         let plain = try ConsentSubmissionTests.sample().sign(now: ConsentSubmissionTests.now)
         await #expect(throws: PDFFormError.self) { try await Self.verify(plain.pdf) }

@@ -113,6 +113,13 @@ final class QPDFFile {
         return qpdf.qpdf_oh_get_utf8_value(pdf, object).map { String(cString: $0) }
     }
 
+    /// A number that is a whole number of at most 2^53 in size, as an `Int`; `nil` for anything else (a damaged
+    /// file's `1e300` must not trap a conversion).
+    func integer(_ object: qpdf_oh?) -> Int? {
+        guard let value = number(object), value.isFinite, abs(value) <= 9_007_199_254_740_992 else { return nil }
+        return Int(exactly: value.rounded(.towardZero))
+    }
+
     func number(_ object: qpdf_oh?) -> Double? {
         guard let object, qpdf.qpdf_oh_is_number(pdf, object) != 0 else { return nil }
         return qpdf.qpdf_oh_get_numeric_value(pdf, object)

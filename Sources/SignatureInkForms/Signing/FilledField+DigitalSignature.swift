@@ -19,7 +19,7 @@ extension FilledField {
         try file.set(field, "/V", value)
         var changed: [qpdf_oh] = []
         if let form = file.get(file.root, "/AcroForm") {
-            let flags = Int(file.number(file.get(form, "/SigFlags")) ?? 0)
+            let flags = file.integer(file.get(form, "/SigFlags")) ?? 0
             if flags & Self.signatureFlags != Self.signatureFlags {
                 try file.set(form, "/SigFlags", qpdf.qpdf_oh_new_integer(file.pdf, Int64(flags | Self.signatureFlags)))
                 changed.append(file.identity(form) == nil ? file.root : form)

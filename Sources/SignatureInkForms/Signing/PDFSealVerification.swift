@@ -77,8 +77,8 @@ private struct SealReading {
             throw .unreadable(file: name, message: "it has no seal: its catalog names no certification signature (/Perms /DocMDP)")
         }
         time = file.text(file.get(value, "/M")) ?? ""
-        let numbers = file.items(range).compactMap { file.number($0) }.map(Int.init)
-        guard numbers.count == 4, numbers[0] == 0, numbers[1] > 0, numbers[2] > numbers[1], numbers[3] >= 0,
+        let numbers = file.items(range).compactMap { file.integer($0) }
+        guard numbers.count == 4, numbers[0] == 0, numbers[1] > 0, numbers[2] >= numbers[1] + 2, numbers[3] >= 0,
               numbers[2] + numbers[3] <= pdf.count, pdf[numbers[1]] == UInt8(ascii: "<"),
               pdf[numbers[2] - 1] == UInt8(ascii: ">") else {
             problems.append("the seal's /ByteRange \(numbers) does not frame its /Contents")
@@ -144,64 +144,124 @@ private struct SealReading {
     }
 }
 
-/// A detached SignedData read back with swift-asn1: its certificates, and its one signer's digest algorithm,
-/// signed attributes and signature.
+/// A detached SignedData read back with swift-asn1 and held to the form PAdES baseline B-B gives it: version 1, the
+/// signer's digest among the digest algorithms, `id-data` content not carried, one signer named by issuer and serial,
+/// and exactly three signed attributes (content-type `id-data`, message-digest, signing-certificate-v2 naming the
+/// signer's certificate by its SHA-256).
 private struct SignedContent {
     var certificates: [Certificate] = []
     var signer: Certificate
     var digest: CMSDigest
     var signedAttributes: [UInt8]
-    var messageDigest: [UInt8]?
+    var messageDigest: [UInt8] = []
     var signatureAlgorithm: Certificate.SignatureAlgorithm
     var signature: [UInt8]
+    /// What the structure says that PAdES B-B does not allow, each in a sentence.
+    var departures: [String] = []
 
     struct Unreadable: Error, CustomStringConvertible {
         var description: String
     }
 
     init(der: [UInt8]) throws {
-        func children(_ node: ASN1Node) throws -> [ASN1Node] {
-            guard case let .constructed(nodes) = node.content else { throw Unreadable(description: "a primitive where a structure belongs") }
+        let contextZero = ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)
+        /// The parts of `node`, a structure tagged `tag` (a SEQUENCE unless said otherwise): any other tag is refused.
+        func children(_ node: ASN1Node, _ tag: ASN1Identifier = .sequence) throws -> [ASN1Node] {
+            guard node.identifier == tag, case let .constructed(nodes) = node.content else {
+                throw Unreadable(description: "a \(node.identifier) where a \(tag) structure belongs")
+            }
             return Array(nodes)
+        }
+        /// Part `i` of `node`: a structure with fewer parts is refused, never read past.
+        func child(_ node: ASN1Node, _ i: Int, _ tag: ASN1Identifier = .sequence) throws -> ASN1Node {
+            let nodes = try children(node, tag)
+            guard i < nodes.count else { throw Unreadable(description: "a structure with parts missing") }
+            return nodes[i]
         }
         let info = try children(try DER.parse(der))
         guard info.count == 2, try ASN1ObjectIdentifier(derEncoded: info[0]) == CMSSignedData.signedData else {
             throw Unreadable(description: "not a SignedData")
         }
-        let data = try children(try children(info[1])[0])
+        // SignedData { version, digestAlgorithms, encapContentInfo, [0] certificates, signerInfos }
+        let data = try children(try child(info[1], 0, contextZero))
         guard data.count >= 4, let infos = data.last else { throw Unreadable(description: "a SignedData with parts missing") }
-        for node in data where node.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) {
-            certificates = try children(node).map { try Certificate(derEncoded: $0) }
+        if try Int(derEncoded: data[0]) != 1 { departures.append("its SignedData is not version 1") }
+        let content = try children(data[2])
+        let contentType = try content.first.map { try ASN1ObjectIdentifier(derEncoded: $0) }
+        if content.count != 1 || contentType != CMSSignedData.data {
+            departures.append("it is not a detached signature of data (its encapsulated content is not id-data alone)")
         }
-        let signers = try children(infos)
+        for node in data where node.identifier == contextZero {
+            certificates = try children(node, contextZero).map { try Certificate(derEncoded: $0) }
+            // Certificate { tbsCertificate, signatureAlgorithm, signatureValue BIT STRING }: swift-certificates reads
+            // a signature's bytes whatever its count of unused bits says, which DER fixes at 0 for ECDSA and RSA.
+            let unpadded = try children(node, contextZero).allSatisfy { certificate in
+                let parts = try children(certificate)
+                guard parts.count == 3, case let .primitive(bits) = parts[2].content else { return false }
+                return bits.first == 0
+            }
+            if !unpadded { departures.append("a certificate's signature has unused bits") }
+        }
+        let signers = try children(infos, .set)
         guard signers.count == 1 else { throw Unreadable(description: "\(signers.count) signers, where a seal has one") }
+        // SignerInfo { version, sid, digestAlgorithm, [0] signedAttrs, signatureAlgorithm, signature }
         let info0 = try children(signers[0])
-        guard info0.count >= 6 else { throw Unreadable(description: "a SignerInfo with parts missing") }
-        let sid = try children(info0[1])
-        let issuer = try DistinguishedName(derEncoded: sid[0])
-        let serial = try ArraySlice<UInt8>(derEncoded: sid[1])
+        guard info0.count == 6 else { throw Unreadable(description: "a SignerInfo of \(info0.count) parts, where B-B has 6") }
+        if try Int(derEncoded: info0[0]) != 1 { departures.append("its SignerInfo is not version 1") }
+        let issuer = try DistinguishedName(derEncoded: try child(info0[1], 0))
+        let serial = try ArraySlice<UInt8>(derEncoded: try child(info0[1], 1))
         guard let signer = certificates.first(where: { $0.issuer == issuer && $0.serialNumber.bytes == serial }) else {
             throw Unreadable(description: "the signer's certificate is not among the signature's certificates")
         }
         self.signer = signer
-        let digestOID = try ASN1ObjectIdentifier(derEncoded: try children(info0[2])[0])
+        let digestOID = try ASN1ObjectIdentifier(derEncoded: try child(info0[2], 0))
         guard let digest = [CMSDigest.sha256, .sha384, .sha512].first(where: { $0.identifier == digestOID }) else {
             throw Unreadable(description: "the digest algorithm \(digestOID) is not SHA-256, SHA-384 or SHA-512")
         }
         self.digest = digest
-        guard info0[3].identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) else {
-            throw Unreadable(description: "no signed attributes")
-        }
+        let listed = try children(data[1], .set).map { try ASN1ObjectIdentifier(derEncoded: try child($0, 0)) }
+        if !listed.contains(digestOID) { departures.append("its digest algorithms do not list the signer's") }
+        guard info0[3].identifier == contextZero else { throw Unreadable(description: "no signed attributes") }
         // The signature covers the attributes as a SET OF: the same bytes with the SET tag.
         signedAttributes = Array(info0[3].encodedBytes)
         signedAttributes[0] = 0x31
-        for attribute in try children(info0[3]) {
-            let parts = try children(attribute)
-            if try ASN1ObjectIdentifier(derEncoded: parts[0]) == CMSSignedData.messageDigest, let value = try children(parts[1]).first {
-                messageDigest = Array(try ASN1OctetString(derEncoded: value).bytes)
+        var types: [ASN1ObjectIdentifier] = []
+        var certificateHash: [UInt8]?
+        for attribute in try children(info0[3], contextZero) {
+            let type = try ASN1ObjectIdentifier(derEncoded: try child(attribute, 0))
+            let values = try children(try child(attribute, 1), .set)
+            types.append(type)
+            guard values.count == 1 else {
+                departures.append("its signed attribute \(type) has \(values.count) values")
+                continue
+            }
+            switch type {
+            case CMSSignedData.messageDigest: messageDigest = Array(try ASN1OctetString(derEncoded: values[0]).bytes)
+            case CMSSignedData.contentType:
+                if try ASN1ObjectIdentifier(derEncoded: values[0]) != CMSSignedData.data { departures.append("its content-type is not id-data") }
+            case CMSSignedData.signingCertificateV2:
+                // SigningCertificateV2 { certs: [ESSCertIDv2 { [hashAlgorithm], certHash, ... }] }
+                let first = try child(try child(values[0], 0), 0)
+                let parts = try children(first)
+                let hashed = try parts.first { $0.identifier == .octetString }.map { Array(try ASN1OctetString(derEncoded: $0).bytes) }
+                if let algorithm = parts.first, algorithm.identifier == .sequence,
+                   try ASN1ObjectIdentifier(derEncoded: try child(algorithm, 0)) != CMSDigest.sha256.identifier {
+                    departures.append("its signing-certificate-v2 names the certificate by another digest than SHA-256")
+                }
+                certificateHash = hashed
+            default: break
             }
         }
-        let algorithm = try ASN1ObjectIdentifier(derEncoded: try children(info0[4])[0])
+        let required = [CMSSignedData.contentType, CMSSignedData.messageDigest, CMSSignedData.signingCertificateV2]
+        if types.count != 3 || !required.allSatisfy(types.contains) {
+            departures.append("its signed attributes are not exactly content-type, message-digest and signing-certificate-v2")
+        }
+        var encoded = DER.Serializer()
+        try encoded.serialize(signer)
+        if certificateHash != Array(SHA256.hash(data: encoded.serializedBytes)) {
+            departures.append("its signing-certificate-v2 does not name the signer's certificate")
+        }
+        let algorithm = try ASN1ObjectIdentifier(derEncoded: try child(info0[4], 0))
         let known: [(ASN1ObjectIdentifier, Certificate.SignatureAlgorithm)] = [
             ([1, 2, 840, 10045, 4, 3, 2], .ecdsaWithSHA256), ([1, 2, 840, 10045, 4, 3, 3], .ecdsaWithSHA384),
             ([1, 2, 840, 10045, 4, 3, 4], .ecdsaWithSHA512), ([1, 2, 840, 113549, 1, 1, 11], .sha256WithRSAEncryption),
@@ -214,9 +274,9 @@ private struct SignedContent {
         signature = Array(try ASN1OctetString(derEncoded: info0[5]).bytes)
     }
 
-    /// What does not match `signed`, the bytes the signature covers.
+    /// What does not match `signed`, the bytes the signature covers, and what departs from PAdES B-B.
     func check(_ signed: [ArraySlice<UInt8>]) -> [String] {
-        var problems: [String] = []
+        var problems = departures.map { "the seal's signature is not PAdES B-B: \($0)" }
         if messageDigest != digest.hash(signed) {
             problems.append("the file's bytes do not match the seal's message digest: the file was changed after it was sealed")
         }
