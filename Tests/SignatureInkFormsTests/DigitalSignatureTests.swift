@@ -144,6 +144,20 @@ extension TestPKI {
         }
     }
 
+    @Test func aSealCertifiesAFilledFormButNotASignedOne() async throws {
+        let identity = try TestPKI.identity(TestPKI.p256)
+        let record = PDFAttachment(fileName: "record.json", mimeType: "application/json", description: "A record", data: Array("{}\n".utf8))
+        // simple.pdf's text field has a value (/V): that is not a signature.
+        let sealed = try PDFSeal.certify(try Forms.bytes("simple.pdf"), attachments: [record], signature: Self.time)
+        let report = try await PDFSeal.verify(sealed, trustedRootsPEM: TestPKI.root.certificatePEM)
+        #expect(report.problems == [])
+        #expect(report.attachments == [record])
+        #expect(throws: PDFFormError.invalidOption("signed.pdf is already digitally signed ('Approval'); a seal certifies a file before any other signature")) {
+            try PDFSeal.certify(try Forms.bytes("signed.pdf"), name: "signed.pdf", attachments: [],
+                                signature: PDFDigitalSignature(identity: identity, millisecondsSince1970: 0))
+        }
+    }
+
     @Test func aDigitalSignatureNeedsAFieldAndNoFlattening() throws {
         let form = try Forms.form("simple.pdf")
         let rect = SignaturePlacement.rect(page: 1, Rect(x: 72, y: 72, width: 200, height: 60))

@@ -59,8 +59,10 @@ public enum PDFSeal {
         try file.checkWarnings()
         guard let first = pages.first else { throw .unreadable(file: name, message: "it has no page") }
         let root = file.root
-        if let form = file.get(root, "/AcroForm"), file.items(file.get(form, "/Fields")).contains(where: { file.get($0, "/V") != nil }) {
-            throw .invalidOption("\(name) is already digitally signed; a seal certifies a file before any other signature")
+        let signed = try FieldTree(file: file, pages: pages).fields.map(\.info).filter { $0.isSignature && $0.hasValue }
+        if !signed.isEmpty {
+            throw .invalidOption("\(name) is already digitally signed (\(signed.map { "'\($0.name)'" }.joined(separator: ", "))); "
+                                 + "a seal certifies a file before any other signature")
         }
         var changed = [root]
         var new: [qpdf_oh] = []
