@@ -160,6 +160,28 @@ import Testing
         #expect((name.map(\.maxX).max() ?? 0) > right - 2)
     }
 
+    /// An Arabic or Hebrew document with the default `auto` is laid out as with `rtl`: its list markers, "Learn more"
+    /// links and signature blocks too, not only the paragraphs that begin with an Arabic letter; a Japanese one as
+    /// with `ltr`.
+    @Test(arguments: [("ar", "موافقة على المشاركة", TextDirection.rightToLeft), ("he", "הסכמה להשתתפות", .rightToLeft),
+                      ("ja", "研究参加への同意", .leftToRight), ("und", "موافقة", .rightToLeft), ("und", "2026 Consent", .leftToRight),
+                      ("az-Arab", "Razılıq", .rightToLeft), ("ku-Latn", "Razîbûn", .leftToRight)])
+    func autoTakesTheDocumentsDirectionFromItsLanguageOrFirstStrongCharacter(language: String, title: String,
+                                                                             expected: TextDirection) throws {
+        func document(_ direction: String) throws -> ConsentDocument {
+            try ConsentFixtures.document(ConsentFixtures.json { object in
+                object["language"] = language
+                object["direction"] = direction
+                object["title"] = title
+                object["sections"] = [["identifier": "a", "kind": "custom", "title": "1", "learnMore": "https://example.org/a",
+                                       "content": "Study 2026.\n\n- one\n- two"]]
+            }).signing(ConsentSignature(slot: "participant", name: "Ada", signature: try ConsentFixtures.ink(), date: ConsentFixtures.date))
+        }
+        let auto = try document("auto")
+        #expect(auto.layoutDirection == expected)
+        #expect(try auto.pdf() == (try document(expected.rawValue).pdf()))
+    }
+
     @Test func fortySectionsBreakAcrossPagesWithNoLostOrRepeatedLine() throws {
         var words: [String] = []
         var sections: [[String: Any]] = []

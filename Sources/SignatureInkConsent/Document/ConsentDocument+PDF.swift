@@ -12,20 +12,21 @@ extension ConsentDocument {
     /// Each section and the signature page get an outline entry; the running header is the title and the footer
     /// "Page n of N". A signed slot's block shows the ink as vector paths over a line, the printed name under it
     /// on the left and the date in the slot's pattern on the right; an unsigned slot's block is an empty line to
-    /// sign on paper. The PDF's creation date is the latest signing date, so the same signed copy always gives the
-    /// same bytes.
+    /// sign on paper. Everything is set in the document's ``layoutDirection``. The PDF's creation date is the latest
+    /// signing date, so the same signed copy always gives the same bytes.
     /// - Parameter setup: paper and margins; default `PageSetup/a4`.
     /// - Returns: the paged document, ready for `pdf()` or a page preview.
     /// - Throws: ``ConsentError/invalidDocument(field:message:)`` when a slot's date pattern is refused.
     public func layout(setup: PageSetup = .a4) throws(ConsentError) -> PagedDocument {
+        let direction = layoutDirection
         let body = TextFont(size: 11, language: language)
         var blocks: [DocumentBlock] = [.heading(title, level: 1, bookmark: true)]
         func add(_ markup: String) {
             for block in ConsentMarkup.parse(markup) {
                 switch block {
-                case let .paragraph(spans): blocks.append(.paragraph(paragraph(spans, font: body)))
-                case let .bullet(spans): blocks.append(.listItem(paragraph(spans, font: body), marker: "•"))
-                case let .numbered(n, spans): blocks.append(.listItem(paragraph(spans, font: body), marker: "\(n)."))
+                case let .paragraph(spans): blocks.append(.paragraph(paragraph(spans, font: body, direction: direction)))
+                case let .bullet(spans): blocks.append(.listItem(paragraph(spans, font: body, direction: direction), marker: "•"))
+                case let .numbered(n, spans): blocks.append(.listItem(paragraph(spans, font: body, direction: direction), marker: "\(n)."))
                 }
             }
         }
@@ -62,8 +63,8 @@ extension ConsentDocument {
                              language: language, creationDate: latest?.date.iso8601, direction: direction)
     }
 
-    /// A paragraph of markup spans in the document's direction.
-    private func paragraph(_ spans: [ConsentMarkup.Span], font: TextFont) -> Paragraph {
+    /// A paragraph of markup spans in `direction`.
+    private func paragraph(_ spans: [ConsentMarkup.Span], font: TextFont, direction: TextDirection) -> Paragraph {
         Paragraph(spans.map { TextRun($0.text, bold: $0.bold, italic: $0.italic, link: $0.link) }, font: font, direction: direction)
     }
 

@@ -15,7 +15,8 @@ public struct ConsentDocument: Sendable, Hashable, Codable {
     public var title: String
     /// The BCP 47 language of the text (`en`, `ar`, `zh-Hans`); default `en`. It picks glyph forms and shaping.
     public var language: String
-    /// The direction of the text; default `TextDirection/auto` (each paragraph from its first letter).
+    /// The direction of the text; default `TextDirection/auto`: the direction of the document's language, or for an
+    /// undetermined language (`und`, empty) that of its first strong character (see ``layoutDirection``).
     public var direction: TextDirection
     /// The sections, in reading order.
     public var sections: [ConsentSection]
