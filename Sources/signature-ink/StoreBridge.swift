@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import SignatureInkConsent
 import SignatureInkStore
-import Synchronization
 
 /// The consent store from the command line's synchronous commands: the store's calls are `async`, and the tool's
 /// main thread waits for each one on a semaphore while the call runs on Swift's cooperative threads.
@@ -26,19 +24,9 @@ enum StoreBridge {
 
     /// Runs `work` to its end and gives its result, blocking the calling (non-cooperative) thread meanwhile.
     private static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws(StoreError) -> T {
-        let result = Mutex<Result<T, StoreError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            let outcome: Result<T, StoreError>
-            do {
-                outcome = .success(try await work())
-            } catch {
-                outcome = .failure(error as? StoreError ?? .database("\(error)"))
-            }
-            result.withLock { $0 = outcome }
-            done.signal()
+        switch Blocking.run(work) {
+        case let .success(value): return value
+        case let .failure(error): throw error as? StoreError ?? .database("\(error)")
         }
-        done.wait()
-        return try result.withLock { $0! }.get()
     }
 }
