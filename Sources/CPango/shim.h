@@ -23,13 +23,13 @@
     X(g_object_unref) X(pango_attr_foreground_new) X(pango_attr_list_insert) X(pango_attr_list_new) \
     X(pango_attr_list_unref) X(pango_attr_style_new) X(pango_attr_underline_new) X(pango_attr_weight_new) \
     X(pango_cairo_context_set_font_options) X(pango_cairo_font_map_new_for_font_type) X(pango_cairo_layout_path) \
-    X(pango_cairo_show_layout) X(pango_cairo_show_layout_line) X(pango_context_get_base_dir) \
+    X(pango_cairo_show_layout) X(pango_cairo_show_layout_line) \
     X(pango_context_set_base_dir) X(pango_context_set_language) X(pango_context_set_round_glyph_positions) \
     X(pango_fc_font_map_set_config) X(pango_font_description_free) X(pango_font_description_new) \
     X(pango_font_description_set_absolute_size) X(pango_font_description_set_family) \
     X(pango_font_description_set_style) X(pango_font_description_set_weight) X(pango_font_map_create_context) \
-    X(pango_glyph_string_extents) X(pango_language_from_string) X(pango_layout_context_changed) \
-    X(pango_layout_get_baseline) X(pango_layout_get_context) X(pango_layout_get_extents) X(pango_layout_get_iter) \
+    X(pango_glyph_string_extents) X(pango_language_from_string) \
+    X(pango_layout_get_baseline) X(pango_layout_get_extents) X(pango_layout_get_iter) \
     X(pango_layout_get_line_readonly) X(pango_layout_get_unknown_glyphs_count) X(pango_layout_iter_free) \
     X(pango_layout_iter_get_baseline) X(pango_layout_iter_get_line_extents) X(pango_layout_iter_get_run_readonly) \
     X(pango_layout_iter_next_line) X(pango_layout_iter_next_run) X(pango_layout_new) X(pango_layout_set_alignment) \

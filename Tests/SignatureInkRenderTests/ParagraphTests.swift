@@ -65,6 +65,36 @@ import Testing
         #expect(right > 50 && left == 0, "left \(left), right \(right)")
     }
 
+    @Test func aParagraphSetAgainKeepsItsOwnDirectionAndColour() throws {
+        // A font map keeps the layouts it made for the next document: the same text in another direction or colour
+        // must still be laid out and drawn as asked, in the first document and in the next.
+        func ink(_ paragraph: Paragraph) throws -> (left: Int, right: Int, red: Int) {
+            let document = PDFDocument()
+            try document.addPage(width: 400, height: 100) { page in
+                try paragraph.draw(lines: 0..<1, width: 360, at: Point(20, 20), on: page)
+            }
+            let image = try PDFInspection.rasterize(document.finish(), dpi: 72)
+            var left = 0, right = 0, red = 0
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let pixel = image.pixel(x: x, y: y)
+                    if pixel.red < 128 && pixel.green < 128 { if x < 200 { left += 1 } else { right += 1 } }
+                    if pixel.red > 200 && pixel.green < 100 { red += 1 }
+                }
+            }
+            return (left, right, red)
+        }
+        let text = [TextRun("Hello world")], font = TextFont(size: 20)
+        for round in 1...2 {
+            let start = try ink(Paragraph(text, font: font, direction: .leftToRight))
+            #expect(start.left > 50 && start.right == 0 && start.red == 0, "round \(round): \(start)")
+            let end = try ink(Paragraph(text, font: font, direction: .rightToLeft))
+            #expect(end.right > 50 && end.left == 0, "round \(round): \(end)")
+            let red = try ink(Paragraph(text, font: font, color: Color(red: 255, green: 0, blue: 0), direction: .leftToRight))
+            #expect(red.red > 50 && red.left == 0, "round \(round): \(red)")
+        }
+    }
+
     @Test func badArgumentsAreRefused() throws {
         let paragraph = Paragraph([TextRun("text")], font: TextFont(size: 10))
         #expect(throws: RenderError.invalidOption(option: "width", message: "0.0; must be a positive number of units")) {

@@ -75,7 +75,9 @@ public struct PagedDocument: Sendable {
 
     /// The number of pages the blocks take.
     /// - Throws: ``RenderError`` for a bad setup or block, or when the fonts cannot be loaded.
-    public func pageCount() throws(RenderError) -> Int { try paginate().count }
+    public func pageCount() throws(RenderError) -> Int {
+        try ProjectFonts.holding { () throws(RenderError) in try paginate().count }
+    }
 
     /// The document as a PDF: fonts embedded as subsets, signatures as vector paths, an outline entry for each
     /// bookmarked heading.
@@ -86,6 +88,11 @@ public struct PagedDocument: Sendable {
     /// ``pageCount()`` give for the layout work of one.
     /// - Throws: as ``pdf()``.
     public func pdfAndPageCount() throws(RenderError) -> (pdf: [UInt8], pageCount: Int) {
+        // One font map from pagination to drawing: the pages keep their paragraphs' layouts.
+        try ProjectFonts.holding { () throws(RenderError) in try pdfAndPageCountHoldingFonts() }
+    }
+
+    private func pdfAndPageCountHoldingFonts() throws(RenderError) -> (pdf: [UInt8], pageCount: Int) {
         let pages = try paginate()
         let document = PDFDocument(title: title.isEmpty ? nil : title, subject: subject.isEmpty ? nil : subject,
                                    creationDate: creationDate)
@@ -111,20 +118,23 @@ public struct PagedDocument: Sendable {
     ///   - dpi: pixels per inch, `18...1200`; default 96.
     /// - Throws: ``RenderError`` for a page that does not exist, or as ``pdf()``.
     public func png(page: Int, dpi: Double = 96) throws(RenderError) -> [UInt8] {
-        let pages = try paginate()
-        guard (1...pages.count).contains(page) else {
-            throw .invalidOption(option: "page", message: "\(page) is not one of the \(pages.count) pages")
-        }
-        return try PageImage.png(width: setup.width, height: setup.height, dpi: dpi) { (target) throws(RenderError) in
-            try draw(pages[page - 1], page: page, of: pages.count, on: target)
+        try ProjectFonts.holding { () throws(RenderError) in
+            let pages = try paginate()
+            guard (1...pages.count).contains(page) else {
+                throw .invalidOption(option: "page", message: "\(page) is not one of the \(pages.count) pages")
+            }
+            return try PageImage.png(width: setup.width, height: setup.height, dpi: dpi) { (target) throws(RenderError) in
+                try draw(pages[page - 1], page: page, of: pages.count, on: target)
+            }
         }
     }
 
     // MARK: Layout
 
-    /// Something placed on a page, at a height in points from the page's top.
+    /// Something placed on a page, at a height in points from the page's top. Paragraphs keep their layout from
+    /// pagination, so pages are made while the fonts are held (``ProjectFonts/holding(_:)``).
     enum Item {
-        case lines(Paragraph, Range<Int>, x: Double, y: Double, width: Double)
+        case lines(Paragraph.Layout, Range<Int>, x: Double, y: Double)
         case marker(TextLine, x: Double, baseline: Double, anchor: TextAnchor)
         case signature(SignatureBlock, Rect)
         case bookmark(String, level: Int, y: Double)
@@ -140,7 +150,7 @@ public struct PagedDocument: Sendable {
     /// Width of a list item's marker column.
     static func indent(_ font: TextFont) -> Double { font.size * 1.6 }
 
-    /// Places every block on pages.
+    /// Places every block on pages; called while the fonts are held.
     func paginate() throws(RenderError) -> [[Item]] {
         try setup.validate()
         guard blocks.count <= Self.maxBlocks else {
@@ -151,23 +161,32 @@ public struct PagedDocument: Sendable {
         var y = top
         func newPage() { pages.append([]); y = top }
         func place(_ item: Item) { pages[pages.count - 1].append(item) }
+        /// Each paragraph is laid out once; a heading lays out the block after it, which keeps its layout here.
+        var lookahead: (index: Int, layout: Paragraph.Layout?)?
+        func layout(_ i: Int) throws(RenderError) -> Paragraph.Layout? {
+            if let lookahead, lookahead.index == i { return lookahead.layout }
+            switch blocks[i] {
+            case let .paragraph(p): return try p.layout(width: width)
+            case let .listItem(p, _): return try p.layout(width: width - Self.indent(p.font))
+            case let .heading(text, level, _): return try heading(text, level: level).paragraph.layout(width: width)
+            case .signature, .space, .pageBreak: return nil
+            }
+        }
         /// The height of what must follow a heading on its page: a paragraph's first line, or its first two when it
         /// has more (a first line alone at a page's foot goes to the next page, which would leave the heading alone).
         func firstLineHeight(_ i: Int) throws(RenderError) -> Double {
             guard i < blocks.count else { return 0 }
-            func opening(_ lines: [Paragraph.Line]) -> Double { lines.prefix(lines.count > 1 ? 2 : 1).reduce(0) { $0 + $1.height } }
-            switch blocks[i] {
-            case let .paragraph(p): return opening(try p.lines(width: width))
-            case let .listItem(p, _): return opening(try p.lines(width: width - Self.indent(p.font)))
-            case let .signature(_, height): return height
-            case let .heading(text, level, _): return try heading(text, level: level).paragraph.lines(width: width).first?.height ?? 0
-            case .space, .pageBreak: return 0
-            }
+            if case let .signature(_, height) = blocks[i] { return height }
+            let next = try layout(i)
+            lookahead = (i, next)
+            guard let lines = next?.lines else { return 0 }
+            if case .heading = blocks[i] { return lines.first?.height ?? 0 }
+            return lines.prefix(lines.count > 1 ? 2 : 1).reduce(0) { $0 + $1.height }
         }
         /// Places a paragraph's lines from `y`, breaking between lines where the page ends: no line alone at a
         /// page's foot when more follow, none alone at the top of the next.
-        func flow(_ p: Paragraph, x: Double, width: Double, marker: String?) throws(RenderError) {
-            let lines = try p.lines(width: width)
+        func flow(_ p: Paragraph, _ layout: Paragraph.Layout, x: Double, width: Double, marker: String?) {
+            let lines = layout.lines
             var start = 0
             while start < lines.count {
                 var fit = 0, used = 0.0
@@ -189,7 +208,7 @@ public struct PagedDocument: Sendable {
                     let markerX = rightToLeft ? x + width + Self.indent(p.font) : x - Self.indent(p.font)
                     place(.marker(line, x: markerX, baseline: y + lines[0].baseline, anchor: rightToLeft ? .end : .start))
                 }
-                place(.lines(p, start..<(start + fit), x: x, y: y, width: width))
+                place(.lines(layout, start..<(start + fit), x: x, y: y))
                 y += lines[start..<(start + fit)].reduce(0) { $0 + $1.height }
                 start += fit
                 if start < lines.count { newPage() }
@@ -211,18 +230,20 @@ public struct PagedDocument: Sendable {
                     throw .invalidOption(option: "heading level", message: "\(level); must be 1, 2 or 3")
                 }
                 let (paragraph, spaceBefore) = heading(text, level: level)
-                let lines = try paragraph.lines(width: width)
-                let needed = (y > top ? spaceBefore : 0) + lines.reduce(0) { $0 + $1.height } + (try firstLineHeight(i + 1))
+                guard let laidOut = try layout(i) else { continue }
+                let needed = (y > top ? spaceBefore : 0) + laidOut.lines.reduce(0) { $0 + $1.height } + (try firstLineHeight(i + 1))
                 if y > top && y + needed > bottom { newPage() } else if y > top { y += spaceBefore }
                 if bookmark { place(.bookmark(text, level: level, y: y)) }
-                try flow(paragraph, x: setup.margin, width: width, marker: nil)
+                flow(paragraph, laidOut, x: setup.margin, width: width, marker: nil)
                 y -= paragraph.font.size * 0.25
             case let .paragraph(p):
-                try flow(p, x: setup.margin, width: width, marker: nil)
+                guard let laidOut = try layout(i) else { continue }
+                flow(p, laidOut, x: setup.margin, width: width, marker: nil)
             case let .listItem(p, marker):
                 let indent = Self.indent(p.font)
                 let x = p.direction == .rightToLeft ? setup.margin : setup.margin + indent
-                try flow(p, x: x, width: width - indent, marker: marker)
+                guard let laidOut = try layout(i) else { continue }
+                flow(p, laidOut, x: x, width: width - indent, marker: marker)
             case let .signature(block, height):
                 guard height.isFinite, (48...400).contains(height) else {
                     throw .invalidOption(option: "signature height", message: "\(height) pt is outside 48...400")
@@ -242,8 +263,8 @@ public struct PagedDocument: Sendable {
     private func draw(_ items: [Item], page: Int, of count: Int, on target: CairoTarget) throws(RenderError) {
         for item in items {
             switch item {
-            case let .lines(p, range, x, y, width):
-                try p.draw(lines: range, width: width, at: Point(x, y), on: target)
+            case let .lines(layout, range, x, y):
+                try layout.draw(lines: range, at: Point(x, y), on: target)
             case let .marker(line, x, baseline, anchor):
                 let context = try CairoContext(borrowing: target.unsafeContext)
                 context.setSource(Color(red: 0x21, green: 0x21, blue: 0x21))

@@ -168,7 +168,7 @@ enum PDFLinkAnnotations {
 extension StringProtocol {
     /// The text without the given characters at either end.
     func trimming(_ set: String) -> String {
-        let s = drop { set.contains($0) }
-        return String(s.reversed().drop { set.contains($0) }.reversed())
+        guard let first = firstIndex(where: { !set.contains($0) }), let last = lastIndex(where: { !set.contains($0) }) else { return "" }
+        return String(self[first...last])
     }
 }

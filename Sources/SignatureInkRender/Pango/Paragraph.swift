@@ -96,7 +96,7 @@ public struct Paragraph: Sendable, Hashable {
     /// - Throws: ``RenderError/invalidOption(option:message:)`` for a bad width, size or spacing;
     ///   ``RenderError/text(_:)`` when the fonts cannot be loaded.
     public func lines(width: Double) throws(RenderError) -> [Line] {
-        try withLayout(width: width) { layout, _ in Self.lineBoxes(layout, spacing: lineSpacing).map { Line(height: $0.height, baseline: $0.baseline) } }
+        try ProjectFonts.holding { () throws(RenderError) in try layout(width: width).lines }
     }
 
     /// The characters no font of the set has, in text order without repeats (see ``TextCoverage``).
@@ -113,23 +113,63 @@ public struct Paragraph: Sendable, Hashable {
     /// - Throws: ``RenderError`` for a bad width or range, missing fonts, or when Cairo fails.
     public func draw(lines: Range<Int>, width: Double, at origin: Point, on target: CairoTarget) throws(RenderError) {
         guard !lines.isEmpty else { return }
-        let context = try CairoContext(borrowing: target.unsafeContext)
-        try withLayout(width: width) { (layout, links) throws(RenderError) in
-            let boxes = Self.lineBoxes(layout, spacing: lineSpacing)
-            guard lines.lowerBound >= 0, lines.upperBound <= boxes.count else {
-                throw .invalidOption(option: "lines", message: "\(lines) is outside the paragraph's \(boxes.count) lines")
+        try ProjectFonts.holding { () throws(RenderError) in try layout(width: width).draw(lines: lines, at: origin, on: target) }
+    }
+
+    // MARK: Layout
+
+    /// Where a line sits in the layout, in output units.
+    fileprivate struct LineBox {
+        var x: Double, top: Double, height: Double, baseline: Double
+    }
+
+    /// A link run's byte range in the layout's text and its target.
+    fileprivate struct LinkRange {
+        var bytes: Range<Int>
+        var target: String
+    }
+
+    /// The paragraph laid out once in a width: measured by a composer, then drawn a page at a time, without being
+    /// shaped and broken into lines again. It holds Pango objects of one font map, so it is used and released only
+    /// by a thread that holds that font map (``ProjectFonts/holding(_:)``); the font map keeps it for later
+    /// documents (``ProjectFonts/layout(_:_:)``). Nothing in it changes once made.
+    final class Layout {
+        /// The lines, top to bottom.
+        let lines: [Line]
+        private let pointer: OpaquePointer
+        private let boxes: [LineBox]
+        private let links: [LinkRange]
+        private let color: Color
+
+        fileprivate init(pointer: OpaquePointer, links: [LinkRange], spacing: Double, color: Color) {
+            self.pointer = pointer
+            self.links = links
+            self.color = color
+            boxes = Paragraph.lineBoxes(pointer, spacing: spacing)
+            lines = boxes.map { Line(height: $0.height, baseline: $0.baseline) }
+        }
+
+        deinit { pango.g_object_unref(UnsafeMutableRawPointer(pointer)) }
+
+        /// Draws some of the lines, the first of them with its top at `origin.y` (see
+        /// ``Paragraph/draw(lines:width:at:on:)``).
+        func draw(lines range: Range<Int>, at origin: Point, on target: CairoTarget) throws(RenderError) {
+            guard !range.isEmpty else { return }
+            guard range.lowerBound >= 0, range.upperBound <= boxes.count else {
+                throw .invalidOption(option: "lines", message: "\(range) is outside the paragraph's \(boxes.count) lines")
             }
-            let top = boxes[lines.lowerBound].top
+            let context = try CairoContext(borrowing: target.unsafeContext)
+            let top = boxes[range.lowerBound].top
             context.save()
             context.setSource(color)
-            for index in lines {
+            for index in range {
                 let box = boxes[index]
-                guard let line = pango.pango_layout_get_line_readonly(layout, Int32(index)) else { continue }
+                guard let line = pango.pango_layout_get_line_readonly(pointer, Int32(index)) else { continue }
                 let baseline = Point(origin.x + box.x, origin.y + box.top - top + box.baseline)
                 context.moveTo(baseline)
                 pango.pango_cairo_show_layout_line(context.pointer, line)
                 context.newPath()
-                for area in Self.linkAreas(of: line, links: links) {
+                for area in Paragraph.linkAreas(of: line, links: links) {
                     let rect = Rect(x: baseline.x + area.x, y: baseline.y + area.y, width: area.width, height: area.height)
                     context.link(to: area.target, over: rect)
                 }
@@ -139,73 +179,69 @@ public struct Paragraph: Sendable, Hashable {
         }
     }
 
-    // MARK: Layout
-
-    /// Where a line sits in the layout, in output units.
-    private struct LineBox {
-        var x: Double, top: Double, height: Double, baseline: Double
+    /// A paragraph and the width it is set in: what makes its layout.
+    struct LayoutKey: Hashable {
+        var paragraph: Paragraph
+        var width: Double
     }
 
-    /// A link run's byte range in the layout's text and its target.
-    private struct LinkRange {
-        var bytes: Range<Int>
-        var target: String
-    }
-
-    /// Makes the Pango layout of the paragraph in `width` and runs `body` with it, in a context no other thread uses
-    /// meanwhile.
-    private func withLayout<R>(width: Double, _ body: (OpaquePointer, [LinkRange]) throws(RenderError) -> R)
-        throws(RenderError) -> R {
+    /// The paragraph laid out in `width`, for the thread that holds the fonts: the layout made for the same paragraph
+    /// and width before, if the font map still keeps it (``ProjectFonts/layout(_:_:)``), or a new one.
+    /// - Throws: ``RenderError/invalidOption(option:message:)`` for a bad width, size or spacing;
+    ///   ``RenderError/text(_:)`` when the fonts cannot be loaded.
+    func layout(width: Double) throws(RenderError) -> Layout {
         guard width > 0, width.isFinite, width < 1_000_000 else {
             throw .invalidOption(option: "width", message: "\(width); must be a positive number of units")
         }
         guard (1...3).contains(lineSpacing) else {
             throw .invalidOption(option: "line spacing", message: "\(lineSpacing); must be in 1...3")
         }
-        let line = TextLine(text: runs.map(\.text).joined(), font: font)
-        return try line.withLayout { (layout) throws(RenderError) -> R in
-            let scale = Double(PANGO_SCALE)
-            pango.pango_layout_set_single_paragraph_mode(layout, 0)
-            pango.pango_layout_set_width(layout, Int32((width * scale).rounded(.down)))
-            pango.pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-            // A fixed base direction: lines start at its edge, whatever the paragraph's first letter. The context is
-            // lent to every later layout (ProjectFonts.withContext), so its direction is put back when this one is done.
-            let context = direction == .auto ? nil : pango.pango_layout_get_context(layout)
-            let previous = context.map { pango.pango_context_get_base_dir($0) }
-            defer { if let context, let previous { pango.pango_context_set_base_dir(context, previous) } }
-            if let context {
-                pango.pango_layout_set_auto_dir(layout, 0)
-                pango.pango_context_set_base_dir(context, direction == .rightToLeft ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
-                pango.pango_layout_context_changed(layout)
-            }
-            let startEdge = direction == .rightToLeft ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT
-            pango.pango_layout_set_alignment(layout, centered ? PANGO_ALIGN_CENTER : startEdge)
-            pango.pango_layout_set_line_spacing(layout, Float(lineSpacing))
-            var links: [LinkRange] = []
-            guard let attributes = pango.pango_attr_list_new() else { throw .text("Pango could not make an attribute list") }
-            defer { pango.pango_attr_list_unref(attributes) }
-            var start = 0
-            for run in runs {
-                let end = start + run.text.utf8.count
-                func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?) {
-                    guard let attribute else { return }
-                    attribute.pointee.start_index = UInt32(start)
-                    attribute.pointee.end_index = UInt32(end)
-                    pango.pango_attr_list_insert(attributes, attribute)
-                }
-                if run.bold { add(pango.pango_attr_weight_new(PANGO_WEIGHT_BOLD)) }
-                if run.italic { add(pango.pango_attr_style_new(PANGO_STYLE_ITALIC)) }
-                if let target = run.link, end > start {
-                    let c = linkColor
-                    add(pango.pango_attr_foreground_new(UInt16(c.red) * 257, UInt16(c.green) * 257, UInt16(c.blue) * 257))
-                    add(pango.pango_attr_underline_new(PANGO_UNDERLINE_SINGLE))
-                    links.append(LinkRange(bytes: start..<end, target: target))
-                }
-                start = end
-            }
-            pango.pango_layout_set_attributes(layout, attributes)
-            return try body(layout, links)
+        return try ProjectFonts.layout(LayoutKey(paragraph: self, width: width)) { () throws(RenderError) in try makeLayout(width: width) }
+    }
+
+    private func makeLayout(width: Double) throws(RenderError) -> Layout {
+        // A fixed base direction comes from the layout's context: lines start at its edge, whatever the paragraph's
+        // first letter.
+        let base = switch direction {
+        case .auto: PANGO_DIRECTION_WEAK_LTR
+        case .leftToRight: PANGO_DIRECTION_LTR
+        case .rightToLeft: PANGO_DIRECTION_RTL
         }
+        let layout = try TextLine(text: runs.map(\.text).joined(), font: font).makeLayout(direction: base)
+        let scale = Double(PANGO_SCALE)
+        pango.pango_layout_set_width(layout, Int32((width * scale).rounded(.down)))
+        pango.pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        if direction != .auto { pango.pango_layout_set_auto_dir(layout, 0) }
+        let startEdge = direction == .rightToLeft ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT
+        pango.pango_layout_set_alignment(layout, centered ? PANGO_ALIGN_CENTER : startEdge)
+        pango.pango_layout_set_line_spacing(layout, Float(lineSpacing))
+        var links: [LinkRange] = []
+        guard let attributes = pango.pango_attr_list_new() else {
+            pango.g_object_unref(UnsafeMutableRawPointer(layout))
+            throw .text("Pango could not make an attribute list")
+        }
+        defer { pango.pango_attr_list_unref(attributes) }
+        var start = 0
+        for run in runs {
+            let end = start + run.text.utf8.count
+            func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?) {
+                guard let attribute else { return }
+                attribute.pointee.start_index = UInt32(start)
+                attribute.pointee.end_index = UInt32(end)
+                pango.pango_attr_list_insert(attributes, attribute)
+            }
+            if run.bold { add(pango.pango_attr_weight_new(PANGO_WEIGHT_BOLD)) }
+            if run.italic { add(pango.pango_attr_style_new(PANGO_STYLE_ITALIC)) }
+            if let target = run.link, end > start {
+                let c = linkColor
+                add(pango.pango_attr_foreground_new(UInt16(c.red) * 257, UInt16(c.green) * 257, UInt16(c.blue) * 257))
+                add(pango.pango_attr_underline_new(PANGO_UNDERLINE_SINGLE))
+                links.append(LinkRange(bytes: start..<end, target: target))
+            }
+            start = end
+        }
+        pango.pango_layout_set_attributes(layout, attributes)
+        return Layout(pointer: layout, links: links, spacing: lineSpacing, color: color)
     }
 
     /// Every line's place in the layout. Lines are a baseline pitch apart (Pango's line spacing puts the factor

@@ -2,6 +2,11 @@
 import CCairo
 import CPango
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The fonts all text is set in, and the one Pango font map that uses them.
 ///
@@ -11,13 +16,15 @@ import Synchronization
 /// fonts and its own fontconfig files never change what is drawn: the same text gives the same glyphs and the same
 /// bytes wherever the packages are installed.
 ///
-/// A Pango font map is not safe to use from several threads at once, so every use goes through ``withContext(_:)``,
-/// which lends the caller a font map and context that no other thread holds, and makes one more when every one is
-/// lent: texts on several threads are laid out at once, and there are never more font maps than threads that set
+/// A Pango font map is not safe to use from several threads at once, so every use goes through
+/// ``withContext(language:direction:_:)``, which lends the caller a font map and context that no other thread holds,
+/// and makes one more when every one is lent: texts on several threads are laid out at once, and there are never more font maps than threads that set
 /// text at the same moment. With one font map behind one lock, two workers signing consents took turns at their
 /// text (a quarter of a signing: HarfBuzz, Pango and GLib in perf) and spun waiting for it (5 % of the server's
 /// time, BENCHMARKS.md). Every font map is made from the same configuration, so a text gives the same glyphs and the
-/// same bytes whichever one lays it out.
+/// same bytes whichever one lays it out. Each font map keeps the paragraph layouts it made (``layout(_:_:)``), so
+/// that a document is laid out once from pagination to drawing, and text that the next document sets again (a
+/// consent document's own text, in a batch of consents to it) is not laid out again.
 enum ProjectFonts {
     /// Folders that hold the fonts, as Debian installs them.
     static let directories = ["/usr/share/fonts/truetype/noto", "/usr/share/fonts/opentype/noto"]
@@ -54,10 +61,107 @@ enum ProjectFonts {
             """
     }
 
-    /// A context and, through the reference it holds, its font map, used by one thread at a time (it is lent by
-    /// ``withContext(_:)``).
-    private struct State: @unchecked Sendable {
-        var context: OpaquePointer
+    /// A font map and the contexts made from it, used by one thread at a time (it is lent by
+    /// ``withContext(language:direction:_:)``).
+    ///
+    /// A context is made once for each language and base direction and never changed afterwards: a Pango layout
+    /// checks its context's serial before each use and lays itself out again when the context has changed, so a
+    /// context that one text set to Arabic and another set back would have every kept layout (a document keeps its
+    /// paragraphs' layouts from pagination to drawing) laid out twice, the second time with the other settings.
+    private final class State: @unchecked Sendable {
+        let fontMap: UnsafeMutablePointer<PangoFontMap>
+        var contexts: [ContextKey: OpaquePointer] = [:]
+
+        init(fontMap: UnsafeMutablePointer<PangoFontMap>) { self.fontMap = fontMap }
+
+        /// The context for `key`, made on first use; past ``maxContexts`` a new one each time, which the caller's
+        /// layouts keep alive as long as they need it.
+        func context(_ key: ContextKey) throws(RenderError) -> OpaquePointer {
+            if let context = contexts[key] { return context }
+            guard let context = pango.pango_font_map_create_context(fontMap) else {
+                throw .text("Pango could not make a context")
+            }
+            // Outlines at their design positions: no hinting and no rounding, so a text measures the same at every
+            // scale and in every format.
+            let options = cairo_font_options_create()
+            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+            pango.pango_cairo_context_set_font_options(context, options)
+            cairo_font_options_destroy(options)
+            pango.pango_context_set_round_glyph_positions(context, 0)
+            pango.pango_context_set_language(context, pango.pango_language_from_string(key.language))
+            pango.pango_context_set_base_dir(context, key.direction)
+            if contexts.count < ProjectFonts.maxContexts { contexts[key] = context } else {
+                // Not kept: the caller's layouts hold their own references, and this one is released with the
+                // context's first user.
+                unkept.append(context)
+            }
+            return context
+        }
+
+        /// Contexts past the cache's bound, released when the lending ends.
+        var unkept: [OpaquePointer] = []
+
+        /// Paragraph layouts made with this font map, in two generations: a lookup looks in the current one, then in
+        /// the previous one (and brings what it finds forward); when the current one is full (``maxLayouts``
+        /// layouts, or ``maxLayoutText`` bytes of their text) it becomes the previous one, and the old previous one
+        /// is released. What was used lately stays.
+        var layouts: [Paragraph.LayoutKey: Paragraph.Layout] = [:]
+        var previousLayouts: [Paragraph.LayoutKey: Paragraph.Layout] = [:]
+        /// The bytes of text of the current generation's layouts.
+        var layoutText = 0
+
+        func layout(_ key: Paragraph.LayoutKey, _ make: () throws(RenderError) -> Paragraph.Layout) throws(RenderError)
+            -> Paragraph.Layout {
+            let size = key.paragraph.runs.reduce(0) { $0 + $1.text.utf8.count }
+            guard size <= ProjectFonts.maxLayoutText / 8 else { return try make() }  // too long to keep
+            if let layout = layouts[key] { return layout }
+            let layout: Paragraph.Layout
+            if let previous = previousLayouts.removeValue(forKey: key) { layout = previous } else { layout = try make() }
+            if layouts.count >= ProjectFonts.maxLayouts || layoutText + size > ProjectFonts.maxLayoutText {
+                previousLayouts = layouts
+                layouts = [:]
+                layoutText = 0
+            }
+            layouts[key] = layout
+            layoutText += size
+            return layout
+        }
+
+        func releaseUnkept() {
+            for context in unkept { pango.g_object_unref(UnsafeMutableRawPointer(context)) }
+            unkept.removeAll()
+        }
+    }
+
+    /// A context's language and base direction.
+    struct ContextKey: Hashable {
+        var language: String
+        var direction: PangoDirection
+    }
+
+    /// Most contexts a font map keeps (languages times directions); more are made and dropped as needed.
+    static let maxContexts = 32
+
+    /// How many paragraph layouts a font map keeps for texts set again, in each of its two generations (see
+    /// ``layout(_:_:)``).
+    static let maxLayouts = 1024
+
+    /// How many bytes of text the paragraph layouts a font map keeps may hold, in each generation; a paragraph longer
+    /// than an eighth of it is not kept. A layout takes about 53 bytes for each character (its glyphs, their
+    /// positions and clusters, the break opportunities; measured: a thousand paragraphs of 200 characters kept
+    /// added 10.9 MB to the process), so a font map keeps at most about 28 MB of layouts in its two generations, and
+    /// a consent document of tens of kilobytes of text is kept whole.
+    static let maxLayoutText = 256 << 10
+
+    /// The paragraph layout for `key` that this thread's font map made before, or a new one from `make`, kept for the
+    /// next document that sets the same paragraph in the same width: a batch of consents to one document lays out its
+    /// text once. Inside ``withContext(language:direction:_:)`` only; outside, `make` is called.
+    static func layout(_ key: Paragraph.LayoutKey, _ make: () throws(RenderError) -> Paragraph.Layout) throws(RenderError)
+        -> Paragraph.Layout {
+        guard let held = pthread_getspecific(heldKey) else { return try make() }
+        return try Unmanaged<State>.fromOpaque(held).takeUnretainedValue().layout(key, make)
     }
 
     /// The states not lent now, and why the fonts could not be loaded, once that is known.
@@ -68,12 +172,43 @@ enum ProjectFonts {
 
     private static let pool = Mutex(Pool())
 
-    /// Runs `body` with a Pango context that no other thread uses while `body` runs.
+    /// The state the current thread holds, while it runs a ``withContext(language:direction:_:)`` body: a text set
+    /// inside another (a signature block's name inside a document's page) uses the same font map, so that a
+    /// document can keep its layouts from pagination to drawing.
+    private static let heldKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Runs `body` with a Pango context for `language` and `direction` whose font map no other thread uses while
+    /// `body` runs. Inside another call on the same thread, the same font map is used. Layouts made in `body` must be
+    /// released before the outermost call returns.
+    /// - Parameters:
+    ///   - language: the BCP 47 tag the context sets.
+    ///   - direction: the context's base direction; default weak left to right (each paragraph from its first
+    ///     strong character).
     /// - Throws: ``RenderError/text(_:)`` when none of the project's fonts is installed, or what `body` throws.
-    static func withContext<R>(_ body: (OpaquePointer) throws(RenderError) -> R) throws(RenderError) -> R {
+    static func withContext<R>(language: String, direction: PangoDirection = PANGO_DIRECTION_WEAK_LTR,
+                               _ body: (OpaquePointer) throws(RenderError) -> R) throws(RenderError) -> R {
+        let key = ContextKey(language: language, direction: direction)
+        if let held = pthread_getspecific(heldKey) {
+            return try body(try Unmanaged<State>.fromOpaque(held).takeUnretainedValue().context(key))
+        }
         let state = try borrow()
-        defer { pool.withLock { $0.idle.append(state) } }
-        return try body(state.context)
+        pthread_setspecific(heldKey, Unmanaged.passUnretained(state).toOpaque())
+        defer {
+            pthread_setspecific(heldKey, nil)
+            state.releaseUnkept()
+            pool.withLock { $0.idle.append(state) }
+        }
+        return try body(try state.context(key))
+    }
+
+    /// Runs `body` holding a font map, so that every text set in it, on this thread, uses that one (see
+    /// ``withContext(language:direction:_:)``).
+    static func holding<R>(_ body: () throws(RenderError) -> R) throws(RenderError) -> R {
+        try withContext(language: "und") { _ throws(RenderError) in try body() }
     }
 
     /// A state no thread holds: an idle one, or a new one, made outside the lock so that other threads go on.
@@ -91,7 +226,7 @@ enum ProjectFonts {
         }
     }
 
-    /// Builds the fontconfig configuration, a font map that uses it and a context; once for each state.
+    /// Builds the fontconfig configuration and a font map that uses it; once for each state.
     private static func load() -> Result<State, RenderError> {
         if case let .failure(error) = PangoLibrary.loaded { return .failure(error) }
         guard let config = FcConfigCreate() else { return .failure(.text("fontconfig could not be started")) }
@@ -109,18 +244,6 @@ enum ProjectFonts {
             return .failure(.text("Pango has no FreeType font map"))
         }
         pango.pango_fc_font_map_set_config(OpaquePointer(map), config)
-        guard let context = pango.pango_font_map_create_context(map) else {
-            return .failure(.text("Pango could not make a context"))
-        }
-        // Outlines at their design positions: no hinting and no rounding, so a text measures the same at every
-        // scale and in every format.
-        let options = cairo_font_options_create()
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-        pango.pango_cairo_context_set_font_options(context, options)
-        cairo_font_options_destroy(options)
-        pango.pango_context_set_round_glyph_positions(context, 0)
-        return .success(State(context: context))
+        return .success(State(fontMap: map))
     }
 }

@@ -88,23 +88,35 @@ struct TextLine {
 
     /// Makes the Pango layout of the line and runs `body` with it, in a Pango context no other thread uses meanwhile.
     func withLayout<R>(_ body: (OpaquePointer) throws(RenderError) -> R) throws(RenderError) -> R {
+        try ProjectFonts.holding { () throws(RenderError) -> R in
+            let layout = try makeLayout(direction: PANGO_DIRECTION_WEAK_LTR)
+            defer { pango.g_object_unref(UnsafeMutableRawPointer(layout)) }
+            pango.pango_layout_set_single_paragraph_mode(layout, 1)
+            return try body(layout)
+        }
+    }
+
+    /// A new Pango layout of the text in the font, from a context with the font's language and `direction` as its
+    /// base direction; the caller releases it with `g_object_unref` while it holds the fonts
+    /// (``ProjectFonts/withContext(language:direction:_:)``).
+    func makeLayout(direction: PangoDirection) throws(RenderError) -> OpaquePointer {
         guard font.size > 0, font.size.isFinite else {
             throw .invalidOption(option: "font size", message: "\(font.size); must be a positive number")
         }
-        return try ProjectFonts.withContext { (context) throws(RenderError) -> R in
-            pango.pango_context_set_language(context, pango.pango_language_from_string(font.language))
+        return try ProjectFonts.withContext(language: font.language, direction: direction) { (context) throws(RenderError) in
             guard let layout = pango.pango_layout_new(context) else { throw .text("Pango could not make a layout") }
-            defer { pango.g_object_unref(UnsafeMutableRawPointer(layout)) }
-            guard let description = pango.pango_font_description_new() else { throw .text("Pango could not make a font") }
+            guard let description = pango.pango_font_description_new() else {
+                pango.g_object_unref(UnsafeMutableRawPointer(layout))
+                throw .text("Pango could not make a font")
+            }
             defer { pango.pango_font_description_free(description) }
             pango.pango_font_description_set_family(description, ProjectFonts.families(language: font.language))
             pango.pango_font_description_set_absolute_size(description, font.size * Double(PANGO_SCALE))
             pango.pango_font_description_set_weight(description, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
             pango.pango_font_description_set_style(description, font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
             pango.pango_layout_set_font_description(layout, description)
-            pango.pango_layout_set_single_paragraph_mode(layout, 1)
             pango.pango_layout_set_text(layout, text, -1)
-            return try body(layout)
+            return layout
         }
     }
 
