@@ -21,7 +21,8 @@
     X(qpdf_cleanup) X(qpdf_get_buffer) X(qpdf_get_buffer_length) X(qpdf_get_error) X(qpdf_get_error_code) \
     X(qpdf_get_error_file_position) X(qpdf_get_error_message_detail) X(qpdf_get_last_string_length) \
     X(qpdf_more_warnings) X(qpdf_next_warning) X(qpdf_set_decode_level) X(qpdf_get_error_full_text) \
-    X(qpdf_get_num_pages) X(qpdf_get_page_n) X(qpdf_get_root) X(qpdf_get_trailer) X(qpdf_has_error) X(qpdf_init) \
+    X(qpdf_get_num_pages) X(qpdf_get_object_by_id) X(qpdf_get_page_n) X(qpdf_get_root) X(qpdf_get_trailer) \
+    X(qpdf_has_error) X(qpdf_init) \
     X(qpdf_init_write_memory) X(qpdf_is_encrypted) X(qpdf_make_indirect_object) X(qpdf_oh_append_item) \
     X(qpdf_oh_begin_dict_key_iter) X(qpdf_oh_copy_foreign_object) X(qpdf_oh_dict_more_keys) X(qpdf_oh_dict_next_key) \
     X(qpdf_oh_get_array_item) X(qpdf_oh_get_array_n_items) X(qpdf_oh_get_dict) X(qpdf_oh_get_generation) \
@@ -30,7 +31,7 @@
     X(qpdf_oh_is_array) X(qpdf_oh_is_dictionary) X(qpdf_oh_is_indirect) X(qpdf_oh_is_name) X(qpdf_oh_is_null) \
     X(qpdf_oh_is_number) X(qpdf_oh_is_stream) X(qpdf_oh_is_string) X(qpdf_oh_new_array) X(qpdf_oh_new_integer) \
     X(qpdf_oh_new_null) X(qpdf_oh_new_stream) X(qpdf_oh_parse) X(qpdf_oh_remove_key) X(qpdf_oh_replace_key) \
-    X(qpdf_oh_replace_stream_data) \
+    X(qpdf_oh_replace_stream_data) X(qpdf_replace_object) \
     X(qpdf_oh_unparse) X(qpdf_oh_unparse_resolved) X(qpdf_read_memory) X(qpdf_set_attempt_recovery) \
     X(qpdf_set_compress_streams) X(qpdf_set_deterministic_ID) X(qpdf_set_object_stream_mode) \
     X(qpdf_set_suppress_warnings) X(qpdf_silence_errors) X(qpdf_write)

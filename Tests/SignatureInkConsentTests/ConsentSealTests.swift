@@ -39,6 +39,7 @@ import Testing
         var same = inside
         same.pdfSHA256 = signed.record.pdfSHA256
         #expect(same.json == signed.record.json, "the two records differ in the PDF's digest only")
+        #expect(Array(attachment.data) == inside.json, "the attached record is its own JSON, byte for byte")
 
         let audit = try PDFCheck.text(signed.pdf, page: signed.pageCount)
         for words in ["Audit trail", "Review agreed", "Signed by Ada Lovelace as Participant", "Signed by Charles Babbage as Investigator",
@@ -47,6 +48,22 @@ import Testing
             #expect(audit.replacingOccurrences(of: "\n", with: " ").contains(words), "\(words)")
         }
         #expect(audit.filter { !$0.isWhitespace }.contains(inside.contentDigest))
+    }
+
+    @Test func theAttachedRecordIsExactWhateverItsTextsSay() async throws {
+        // The record inside is written by filling the PDF's digest into the encoding its content digest was taken
+        // of: a name that looks like that key must not be taken for it.
+        var signers = try ConsentSubmissionTests.signers()
+        signers[0].name = #"pdfSHA256" : ""#
+        let signed = try ConsentSubmissionTests.sample(signers: signers)
+            .sign(now: ConsentSubmissionTests.now, seal: try Self.seal(TestPKI.p256))
+        let report = try await Self.verify(signed.pdf)
+        let attachment = try #require(report.attachments.first)
+        let inside = try ConsentRecord(json: attachment.data)
+        #expect(Array(attachment.data) == inside.json)
+        #expect(inside.signers.first?.name == #"pdfSHA256" : ""#)
+        #expect(inside.verify(pdf: Array(report.unsealed)) == [])
+        #expect(inside.contentDigest == signed.record.contentDigest)
     }
 
     @Test func aChangedByteOrAnAppendedUpdateOrAnUntrustedRootIsNamed() async throws {

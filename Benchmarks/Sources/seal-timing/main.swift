@@ -2,7 +2,10 @@
 // What a digital signature adds, in one process, with RSA-2048 and P-256 keys made here (a self-signed certificate
 // each): the sample study consent (two signers, as `signature-ink consent` signs it) without and with a seal, the seal
 // alone on the unsealed PDF, and the ten-page form's field (Tests/Fixtures/forms/ten-pages.pdf) signed with ink alone
-// and with ink and a key. The variants take turns round by round, so a busy machine slows them alike.
+// and with ink and a key. The variants take turns round by round, so a busy machine slows them alike. Each consent is
+// a new submission, as in a batch: the signers' names and the time change from one to the next, so that what is set
+// for one consent alone (its audit trail's times, names and digests) is laid out for each; the document's own text is
+// the same in every one, as in a batch of consents to one document.
 //
 // Usage: seal-timing --rounds N [--write DIR]   prints each variant's median in ms as JSON; --write also writes the
 //                                               keys and certificates (DIR/rsa-key.pem, rsa-cert.pem, p256-...) and the
@@ -41,16 +44,19 @@ let p256 = try party("Timing P-256", .init(P256.Signing.PrivateKey()), .ecdsaWit
 let identities = (rsa: try PDFSigningIdentity(keyPEM: rsa.key, certificatePEM: rsa.cert),
                   p256: try PDFSigningIdentity(keyPEM: p256.key, certificatePEM: p256.cert))
 
-func submission() throws -> ConsentSubmission {
+/// The submission of consent `n`: the same document and inks, the signers' names numbered `n`.
+func submission(_ n: Int) throws -> ConsentSubmission {
     func ink(_ name: String) throws -> Signature { try InkDecoder().decode(try Data(contentsOf: samples.appendingPathComponent(name))).signature }
     return try ConsentSubmission(document: document, decisions: [], undecided: .allowed, sharing: .investigatorOnly,
-                                 signers: [.init(slot: "participant", name: "Ada Lovelace", ink: try ink("long-name.json")),
-                                           .init(slot: "investigator", name: "Charles Babbage", ink: try ink("short-name.json"))])
+                                 signers: [.init(slot: "participant", name: "Ada Lovelace \(n)", ink: try ink("long-name.json")),
+                                           .init(slot: "investigator", name: "Charles Babbage \(n)", ink: try ink("short-name.json"))])
 }
 
-func consent(sealedBy identity: PDFSigningIdentity?) throws -> [UInt8] {
-    let seal = identity.map { ConsentSeal(signature: PDFDigitalSignature(identity: $0, millisecondsSince1970: now)) }
-    return try submission().sign(now: now, seal: seal).pdf
+/// Consent `n`, signed `n` seconds after the first.
+func consent(_ n: Int, sealedBy identity: PDFSigningIdentity?) throws -> [UInt8] {
+    let time = now + Double(n) * 1000
+    let seal = identity.map { ConsentSeal(signature: PDFDigitalSignature(identity: $0, millisecondsSince1970: time)) }
+    return try submission(n).sign(now: time, seal: seal).pdf
 }
 
 func form(signedBy identity: PDFSigningIdentity?) throws -> [UInt8] {
@@ -61,20 +67,27 @@ func form(signedBy identity: PDFSigningIdentity?) throws -> [UInt8] {
         options: FormSigningOptions(digitalSignature: digital))
 }
 
-let unsealed = try consent(sealedBy: nil)
-let record = Array(try submission().sign(now: now).record.json)
-let variants: [(String, () throws -> [UInt8])] = [
-    ("consent", { try consent(sealedBy: nil) }),
-    ("consent_sealed_rsa2048", { try consent(sealedBy: identities.rsa) }),
-    ("consent_sealed_p256", { try consent(sealedBy: identities.p256) }),
-    ("seal_alone_rsa2048", {
-        try PDFSeal.certify(unsealed, attachments: [PDFAttachment(fileName: "consent-record.json", mimeType: "application/json",
-                                                                  description: "The consent record", data: record)],
-                            signature: PDFDigitalSignature(identity: identities.rsa, millisecondsSince1970: now))
-    }),
-    ("form_ink", { try form(signedBy: nil) }),
-    ("form_ink_rsa2048", { try form(signedBy: identities.rsa) }),
-    ("form_ink_p256", { try form(signedBy: identities.p256) }),
+let record = Array(try submission(0).sign(now: now).record.json)
+
+/// The seal alone, on the consent PDF as laid out without one (so without its audit trail page).
+func seal(_ pdf: [UInt8], by identity: PDFSigningIdentity) throws -> [UInt8] {
+    try PDFSeal.certify(pdf, attachments: [PDFAttachment(fileName: "consent-record.json", mimeType: "application/json",
+                                                         description: "The consent record", data: record)],
+                        signature: PDFDigitalSignature(identity: identity, millisecondsSince1970: now))
+}
+
+let unsealed = try consent(0, sealedBy: nil)
+
+/// Each variant, given the round.
+let variants: [(String, (Int) throws -> [UInt8])] = [
+    ("consent", { try consent($0, sealedBy: nil) }),
+    ("consent_sealed_rsa2048", { try consent($0, sealedBy: identities.rsa) }),
+    ("consent_sealed_p256", { try consent($0, sealedBy: identities.p256) }),
+    ("seal_alone_rsa2048", { _ in try seal(unsealed, by: identities.rsa) }),
+    ("seal_alone_p256", { _ in try seal(unsealed, by: identities.p256) }),
+    ("form_ink", { _ in try form(signedBy: nil) }),
+    ("form_ink_rsa2048", { _ in try form(signedBy: identities.rsa) }),
+    ("form_ink_p256", { _ in try form(signedBy: identities.p256) }),
 ]
 
 var arguments = CommandLine.arguments.dropFirst()
@@ -91,14 +104,14 @@ if arguments.popFirst() == "--write", let folder = arguments.popFirst() {
 }
 // SEAL_TIMING_ONLY=NAME runs that variant alone, for a profiler.
 if let only = ProcessInfo.processInfo.environment["SEAL_TIMING_ONLY"], let work = variants.first(where: { $0.0 == only })?.1 {
-    for _ in 0..<rounds { _ = try work() }
+    for round in 0..<rounds { _ = try work(round) }
     exit(0)
 }
 var times = [[Double]](repeating: [], count: variants.count)
-for _ in 0...rounds {
+for round in 0...rounds {
     for (k, variant) in variants.enumerated() {
         let start = DispatchTime.now().uptimeNanoseconds
-        _ = try variant.1()
+        _ = try variant.1(round)
         times[k].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
     }
 }

@@ -279,8 +279,10 @@ public struct ConsentSubmission: Sendable, Hashable {
         var layout = try signed.layout(setup: pageSize.setup)
         var record = try ConsentRecord(signed: signed, decisions: result.decisions, sharing: result.sharingChoice,
                                        pageSize: pageSize, pdf: [])
+        // A sealed PDF carries the record, whose content digest its audit trail prints: one encoding serves both.
+        let content = seal == nil ? [] : record.contentJSON
         if let seal, let time = ConsentDate(millisecondsSince1970: now, utcOffsetMinutes: utcOffsetMinutes) {
-            layout.blocks += seal.auditTrail(document: signed, record: record, at: time)
+            layout.blocks += seal.auditTrail(document: signed, record: record, contentDigest: HexDigest.sha256(content), at: time)
         }
         let pdf: [UInt8], pageCount: Int
         do { (pdf, pageCount) = try layout.pdfAndPageCount() } catch {
@@ -289,7 +291,7 @@ public struct ConsentSubmission: Sendable, Hashable {
         record.pdfSHA256 = HexDigest.sha256(pdf)
         guard let seal else { return Signed(document: signed, pdf: pdf, pageCount: pageCount, record: record) }
         let attachment = PDFAttachment(fileName: ConsentSeal.recordFileName, mimeType: "application/json",
-                                       description: "The consent record", data: record.json)
+                                       description: "The consent record", data: record.json(filling: content))
         let sealed: [UInt8]
         do { sealed = try PDFSeal.certify(pdf, name: "consent.pdf", attachments: [attachment], signature: seal.signature) } catch {
             throw .rendering("sealing the PDF: \(error)")

@@ -34,10 +34,11 @@ public struct ConsentSeal: Sendable {
     /// The name of the record inside a sealed PDF.
     public static let recordFileName = "consent-record.json"
 
-    /// The last page of a sealed consent: the document (title, SHA-256), each event of the submission with its time
+    /// The last page of a sealed consent: the document (title, SHA-256), each event of the submission under its time
     /// and UTC offset (each form shown and decided, the sharing answer, the review agreed, each signature with its
-    /// signer, role and ink digest, and where it came from), and the record's content digest.
-    func auditTrail(document: ConsentDocument, record: ConsentRecord, at now: ConsentDate) -> [DocumentBlock] {
+    /// signer, role and ink digest, and where it came from), and the record's content digest
+    /// (``ConsentRecord/contentDigest``, given).
+    func auditTrail(document: ConsentDocument, record: ConsentRecord, contentDigest: String, at now: ConsentDate) -> [DocumentBlock] {
         let time = now.iso8601
         var events: [(time: String, text: String)] = []
         let forms = document.walkThroughForms
@@ -76,13 +77,20 @@ public struct ConsentSeal: Sendable {
             .paragraph(paragraph([TextRun("Version: SHA-256 \(record.documentDigest)")])),
             .heading("Events", level: 3, bookmark: false),
         ]
+        // Events in order under their time, each time written once for the events that follow it: the words of an
+        // event (a form shown, the review agreed, the seal) are then the same in every consent to the document, and
+        // a batch lays them out once (Paragraph's layouts are kept by the font map).
+        var current: String?
         for event in events {
-            blocks.append(.listItem(paragraph([TextRun(Self.oneLine(event.time), bold: true), TextRun("  " + Self.oneLine(event.text))]),
-                                    marker: "•"))
+            if event.time != current {
+                blocks.append(.paragraph(paragraph([TextRun(Self.oneLine(event.time), bold: true)])))
+                current = event.time
+            }
+            blocks.append(.listItem(paragraph([TextRun(Self.oneLine(event.text))]), marker: "•"))
         }
         blocks += [
             .space(8),
-            .paragraph(paragraph([TextRun("Record: \(Self.recordFileName), attached to this PDF; SHA-256 of its content: \(record.contentDigest)")])),
+            .paragraph(paragraph([TextRun("Record: \(Self.recordFileName), attached to this PDF; SHA-256 of its content: \(contentDigest)")])),
         ]
         return blocks
     }

@@ -2,6 +2,7 @@
 import FoundationEssentials
 import SignatureInk
 import SignatureInkFormats
+import SignatureInkForms
 public import SignatureInkRender
 
 /// The record of a consent: what document was agreed to, what was decided, who signed when, and the PDF made, each
@@ -85,10 +86,24 @@ public struct ConsentRecord: Sendable, Hashable, Codable {
 
     /// SHA-256 of the record's JSON with ``pdfSHA256`` empty: the digest of everything the record says of the
     /// consent, which the PDF can print (a sealed PDF's audit trail does) without depending on its own bytes.
-    public var contentDigest: String {
+    public var contentDigest: String { HexDigest.sha256(contentJSON) }
+
+    /// The record's JSON with ``pdfSHA256`` empty: what ``contentDigest`` hashes.
+    var contentJSON: [UInt8] {
         var content = self
         content.pdfSHA256 = ""
-        return HexDigest.sha256(content.json)
+        return content.json
+    }
+
+    /// ``json`` made from `content`, this record's ``contentJSON``, by writing ``pdfSHA256`` into it rather than
+    /// encoding the record again (a sealed consent needs both, and the record carries the document and every
+    /// signature as text). The key can occur only once: inside a string every quote is escaped.
+    func json(filling content: [UInt8]) -> [UInt8] {
+        let empty = Array(#""pdfSHA256" : """#.utf8)
+        guard let at = ByteSearch.offset(of: empty, in: content, from: 0) else { return json }
+        var filled = content
+        filled.insert(contentsOf: pdfSHA256.utf8, at: at + empty.count - 1)
+        return filled
     }
 
     /// Most bytes of a record read back: a document at its limit plus eight signatures at theirs.

@@ -65,30 +65,28 @@ public enum PDFSeal {
                                  + "a seal certifies a file before any other signature")
         }
         var changed = [root]
-        var new: [qpdf_oh] = []
+        // The new objects are numbered and written here, after the file's highest number: qpdf numbers an object
+        // only after reading every object of the file (to find the highest number in use), which was half the seal's
+        // time on a consent PDF.
+        let numbers = try NewObjects(file: file)
+        var written: [PDFIncrementalUpdate.Object] = []
 
         var associated: [qpdf_oh] = []
         var names: [qpdf_oh] = []
         for attachment in attachments {
-            let stream = try file.newStream(attachment.data, dictionary: [
-                ("/Type", try file.parse("/EmbeddedFile")),
-                ("/Subtype", try file.parse(PDFSyntax.name(attachment.mimeType))),
-                ("/Params", try file.parse("<< /Size \(attachment.data.count) >>")),
-            ])
-            let embedded = qpdf.qpdf_make_indirect_object(file.pdf, stream)
-            let spec = try file.parse("""
+            let embedded = try numbers.next()
+            written.append(.init(number: embedded, generation: 0, body: Array("""
+                << /Type /EmbeddedFile /Subtype \(PDFSyntax.name(attachment.mimeType)) /Params << /Size \(attachment.data.count) >> \
+                /Length \(attachment.data.count) >>\nstream\n
+                """.utf8) + attachment.data + Array("\nendstream".utf8)))
+            let spec = try numbers.next()
+            written.append(.init(number: spec, generation: 0, body: Array("""
                 << /Type /Filespec /F \(PDFSyntax.text(attachment.fileName)) /UF \(PDFSyntax.text(attachment.fileName)) \
-                /Desc \(PDFSyntax.text(attachment.description)) /AFRelationship \(PDFSyntax.name(attachment.relationship)) >>
-                """)
-            let files = try file.parse("<< >>")
-            try file.set(files, "/F", embedded)
-            try file.set(files, "/UF", embedded)
-            try file.set(spec, "/EF", files)
-            let indirect = qpdf.qpdf_make_indirect_object(file.pdf, spec)
-            try file.check("attaching \(attachment.fileName)")
-            new += [embedded, indirect]
-            associated.append(indirect)
-            names += [try file.parse(PDFSyntax.text(attachment.fileName)), indirect]
+                /Desc \(PDFSyntax.text(attachment.description)) /AFRelationship \(PDFSyntax.name(attachment.relationship)) \
+                /EF << /F \(embedded) 0 R /UF \(embedded) 0 R >> >>
+                """.utf8)))
+            associated.append(try numbers.reference(spec))
+            names += [try file.parse(PDFSyntax.text(attachment.fileName)), try numbers.reference(spec)]
         }
         if !attachments.isEmpty {
             try file.set(root, "/AF", try array(associated, in: file))
@@ -108,15 +106,13 @@ public enum PDFSeal {
             }
         }
 
-        let value = qpdf.qpdf_make_indirect_object(file.pdf, try file.parse("<< >>"))
-        guard let valueID = file.identity(value) else { throw .qpdf("the signature dictionary has no object number") }
-        let widget = qpdf.qpdf_make_indirect_object(file.pdf, try file.parse("""
+        guard let page = file.identity(first) else { throw .unreadable(file: name, message: "its first page is not an indirect object") }
+        let valueNumber = try numbers.next(), widgetNumber = try numbers.next()
+        let value = try numbers.reference(valueNumber), widget = try numbers.reference(widgetNumber)
+        written.append(.init(number: widgetNumber, generation: 0, body: Array("""
             << /Type /Annot /Subtype /Widget /FT /Sig /T \(PDFSyntax.text(fieldName)) /Rect [0 0 0 0] \
-            /F \(FilledField.widgetFlags) >>
-            """))
-        try file.set(widget, "/P", first)
-        try file.set(widget, "/V", value)
-        new.append(widget)
+            /F \(FilledField.widgetFlags) /P \(page.number) \(page.generation) R /V \(valueNumber) 0 R >>
+            """.utf8)))
         if let annotations = file.get(first, "/Annots") {
             qpdf.qpdf_oh_append_item(file.pdf, annotations, widget)
             changed.append(file.identity(annotations) == nil ? first : annotations)
@@ -143,10 +139,44 @@ public enum PDFSeal {
         try file.set(root, "/Perms", permissions)
         try file.check("adding the seal")
 
-        let body = PDFIncrementalUpdate.Object(number: valueID.number, generation: valueID.generation,
-                                               body: dictionary.body(certification: formFillingPermission))
-        let update = try IncrementalUpdate.append(changed: changed, new: new, written: [body], of: file, original: pdf)
+        written.append(.init(number: valueNumber, generation: 0, body: dictionary.body(certification: formFillingPermission)))
+        let update = try IncrementalUpdate.append(changed: changed, new: [], written: written, of: file, original: pdf)
         return try dictionary.seal(update, searchingFrom: pdf.count)
+    }
+
+    /// Numbers for new objects, from the trailer's `/Size` up, each checked to be free in the file.
+    private final class NewObjects {
+        let file: QPDFFile
+        var number: Int
+
+        init(file: QPDFFile) throws(PDFFormError) {
+            guard let size = file.integer(file.get(file.trailer, "/Size")), size > 0 else {
+                throw .unreadable(file: file.name, message: "the trailer has no /Size")
+            }
+            self.file = file
+            number = size
+        }
+
+        /// The next free number.
+        func next() throws(PDFFormError) -> Int {
+            // A number below /Size is never given; one at or above it that the file uses all the same (a file whose
+            // /Size is too small) is passed over.
+            while qpdf.qpdf_oh_is_null(file.pdf, qpdf.qpdf_get_object_by_id(file.pdf, Int32(clamping: number), 0)) == 0 {
+                number += 1
+            }
+            guard number < 8_388_607 else { throw .unreadable(file: file.name, message: "it has no free object number left") }
+            defer { number += 1 }
+            return number
+        }
+
+        /// A reference to new object `number`, to put into the file's objects. qpdf is told of the object (as an
+        /// empty dictionary: its bytes are written by the caller), since it leaves out a dictionary entry that refers
+        /// to an object it does not know.
+        func reference(_ number: Int) throws(PDFFormError) -> qpdf_oh {
+            qpdf.qpdf_replace_object(file.pdf, Int32(number), 0, try file.parse("<< >>"))
+            try file.check("numbering a new object")
+            return qpdf.qpdf_get_object_by_id(file.pdf, Int32(number), 0)
+        }
     }
 
     /// DocMDP permission 2: filling in forms, instantiating page templates and signing are allowed after the seal.

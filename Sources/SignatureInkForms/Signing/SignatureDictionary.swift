@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Glibc
 
 /// A signature dictionary written with room for its CMS, and signed once the file around it is whole.
 ///
@@ -32,30 +31,10 @@ struct SignatureDictionary {
             + [UInt8](repeating: UInt8(ascii: "0"), count: 2 * room) + Array("> >>".utf8)
     }
 
-    /// The offset of `needle` in `bytes` at or after `start`: `memchr` for its first byte, `memcmp` for the rest. The
-    /// collections' generic `firstRange(of:)` took 2.5 ms to find the placeholder in a 70 KB consent PDF, longer
-    /// than the rest of the seal.
-    static func offset(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard let first = needle.first, start >= 0 else { return nil }
-        return bytes.withUnsafeBufferPointer { haystack -> Int? in
-            needle.withUnsafeBufferPointer { pattern -> Int? in
-                guard let base = haystack.baseAddress, let rest = pattern.baseAddress else { return nil }
-                var at = start
-                while at + pattern.count <= haystack.count {
-                    guard let hit = memchr(base + at, Int32(first), haystack.count - pattern.count + 1 - at) else { return nil }
-                    at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(base + at, rest, pattern.count) == 0 { return at }
-                    at += 1
-                }
-                return nil
-            }
-        }
-    }
-
     /// Signs `file`, whose signature dictionary (written by ``body(certification:)``) starts at or after `start`:
     /// fills its byte range and its `/Contents`.
     func seal(_ file: [UInt8], searchingFrom start: Int) throws(PDFFormError) -> [UInt8] {
-        guard let found = Self.offset(of: Self.byteRangePlaceholder, in: file, from: start) else {
+        guard let found = ByteSearch.offset(of: Self.byteRangePlaceholder, in: file, from: start) else {
             throw .qpdf("the signature dictionary was not written")
         }
         let placeholder = found..<(found + Self.byteRangePlaceholder.count)
