@@ -158,6 +158,23 @@ extension TestPKI {
         }
     }
 
+    @Test func aFileWhoseSizeIsTooSmallIsRefusedRatherThanSealedOverItsObjects() throws {
+        // The seal numbers its objects from the trailer's /Size: simple.pdf has objects 1 to 11 and /Size 12; written
+        // /Size 9, objects 9 to 11 would be taken again. qpdf names the damage, and nothing is sealed.
+        var bytes = try Forms.bytes("simple.pdf")
+        let size = try #require(ByteSearch.offset(of: Array("/Size 12".utf8), in: bytes, from: 0))
+        bytes.replaceSubrange(size..<(size + 8), with: Array("/Size 9 ".utf8))
+        #expect(throws: PDFFormError.damaged(file: "document.pdf", message: """
+            reported number of objects (9) is not one plus the highest object number (11)
+            """)) {
+            try PDFSeal.certify(bytes, attachments: [], signature: Self.time)
+        }
+        // Written right, the same file is sealed after object 11.
+        let sealed = try PDFSeal.certify(try Forms.bytes("simple.pdf"), attachments: [], signature: Self.time)
+        let update = String(decoding: sealed[try Forms.bytes("simple.pdf").count...], as: UTF8.self)
+        #expect(update.contains("\n12 0 obj\n") && !update.contains("\n11 0 obj\n<< /Type /Annot"))
+    }
+
     @Test func aDigitalSignatureNeedsAFieldAndNoFlattening() throws {
         let form = try Forms.form("simple.pdf")
         let rect = SignaturePlacement.rect(page: 1, Rect(x: 72, y: 72, width: 200, height: 60))

@@ -85,8 +85,8 @@ public enum PDFSeal {
                 /Desc \(PDFSyntax.text(attachment.description)) /AFRelationship \(PDFSyntax.name(attachment.relationship)) \
                 /EF << /F \(embedded) 0 R /UF \(embedded) 0 R >> >>
                 """.utf8)))
-            associated.append(try numbers.reference(spec))
-            names += [try file.parse(PDFSyntax.text(attachment.fileName)), try numbers.reference(spec)]
+            associated.append(numbers.reference(spec))
+            names += [try file.parse(PDFSyntax.text(attachment.fileName)), numbers.reference(spec)]
         }
         if !attachments.isEmpty {
             try file.set(root, "/AF", try array(associated, in: file))
@@ -108,7 +108,7 @@ public enum PDFSeal {
 
         guard let page = file.identity(first) else { throw .unreadable(file: name, message: "its first page is not an indirect object") }
         let valueNumber = try numbers.next(), widgetNumber = try numbers.next()
-        let value = try numbers.reference(valueNumber), widget = try numbers.reference(widgetNumber)
+        let value = numbers.reference(valueNumber), widget = numbers.reference(widgetNumber)
         written.append(.init(number: widgetNumber, generation: 0, body: Array("""
             << /Type /Annot /Subtype /Widget /FT /Sig /T \(PDFSyntax.text(fieldName)) /Rect [0 0 0 0] \
             /F \(FilledField.widgetFlags) /P \(page.number) \(page.generation) R /V \(valueNumber) 0 R >>
@@ -144,7 +144,9 @@ public enum PDFSeal {
         return try dictionary.seal(update, searchingFrom: pdf.count)
     }
 
-    /// Numbers for new objects, from the trailer's `/Size` up, each checked to be free in the file.
+    /// Numbers for new objects, from the trailer's `/Size` up, each checked to be free in the file and made known to
+    /// qpdf (as an empty dictionary: the caller writes the object's bytes), since qpdf leaves out a dictionary entry
+    /// that refers to an object it does not know.
     private final class NewObjects {
         let file: QPDFFile
         var number: Int
@@ -157,26 +159,20 @@ public enum PDFSeal {
             number = size
         }
 
-        /// The next free number.
+        /// The next free number. One at or above `/Size` that the file uses all the same (a file whose `/Size` is too
+        /// small) is passed over.
         func next() throws(PDFFormError) -> Int {
-            // A number below /Size is never given; one at or above it that the file uses all the same (a file whose
-            // /Size is too small) is passed over.
-            while qpdf.qpdf_oh_is_null(file.pdf, qpdf.qpdf_get_object_by_id(file.pdf, Int32(clamping: number), 0)) == 0 {
-                number += 1
-            }
-            guard number < 8_388_607 else { throw .unreadable(file: file.name, message: "it has no free object number left") }
+            while qpdf.qpdf_oh_is_null(file.pdf, reference(number)) == 0 { number += 1 }
+            // ISO 32000-2, annex C: the largest object number.
+            guard number <= 8_388_607 else { throw .unreadable(file: file.name, message: "it has no free object number left") }
+            qpdf.qpdf_replace_object(file.pdf, Int32(number), 0, try file.parse("<< >>"))
+            try file.check("numbering a new object")
             defer { number += 1 }
             return number
         }
 
-        /// A reference to new object `number`, to put into the file's objects. qpdf is told of the object (as an
-        /// empty dictionary: its bytes are written by the caller), since it leaves out a dictionary entry that refers
-        /// to an object it does not know.
-        func reference(_ number: Int) throws(PDFFormError) -> qpdf_oh {
-            qpdf.qpdf_replace_object(file.pdf, Int32(number), 0, try file.parse("<< >>"))
-            try file.check("numbering a new object")
-            return qpdf.qpdf_get_object_by_id(file.pdf, Int32(number), 0)
-        }
+        /// A reference to object `number`, to put into the file's objects.
+        func reference(_ number: Int) -> qpdf_oh { qpdf.qpdf_get_object_by_id(file.pdf, Int32(clamping: number), 0) }
     }
 
     /// DocMDP permission 2: filling in forms, instantiating page templates and signing are allowed after the seal.

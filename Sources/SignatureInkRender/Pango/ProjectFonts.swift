@@ -18,13 +18,13 @@ import Darwin
 ///
 /// A Pango font map is not safe to use from several threads at once, so every use goes through
 /// ``withContext(language:direction:_:)``, which lends the caller a font map and context that no other thread holds,
-/// and makes one more when every one is lent: texts on several threads are laid out at once, and there are never more font maps than threads that set
-/// text at the same moment. With one font map behind one lock, two workers signing consents took turns at their
-/// text (a quarter of a signing: HarfBuzz, Pango and GLib in perf) and spun waiting for it (5 % of the server's
-/// time, BENCHMARKS.md). Every font map is made from the same configuration, so a text gives the same glyphs and the
-/// same bytes whichever one lays it out. Each font map keeps the paragraph layouts it made (``layout(_:_:)``), so
-/// that a document is laid out once from pagination to drawing, and text that the next document sets again (a
-/// consent document's own text, in a batch of consents to it) is not laid out again.
+/// and makes one more when every one is lent: texts on several threads are laid out at once, and there are never more
+/// font maps than threads that set text at the same moment. With one font map behind one lock, two workers signing
+/// consents took turns at their text (a quarter of a signing: HarfBuzz, Pango and GLib in perf) and spun waiting for it
+/// (5 % of the server's time, BENCHMARKS.md). Every font map is made from the same configuration, so a text gives the
+/// same glyphs and the same bytes whichever one lays it out. Each font map keeps the paragraph layouts it made
+/// (``layout(_:_:)``), so that a document is laid out once from pagination to drawing, and text that the next document
+/// sets again (a consent document's own text, in a batch of consents to it) is not laid out again.
 enum ProjectFonts {
     /// Folders that hold the fonts, as Debian installs them.
     static let directories = ["/usr/share/fonts/truetype/noto", "/usr/share/fonts/opentype/noto"]
@@ -72,6 +72,9 @@ enum ProjectFonts {
         let fontMap: UnsafeMutablePointer<PangoFontMap>
         var contexts: [ContextKey: OpaquePointer] = [:]
 
+        /// Contexts made past ``maxContexts``, released when the lending ends.
+        var unkept: [OpaquePointer] = []
+
         init(fontMap: UnsafeMutablePointer<PangoFontMap>) { self.fontMap = fontMap }
 
         /// The context for `key`, made on first use; past ``maxContexts`` a new one each time, which the caller's
@@ -93,15 +96,11 @@ enum ProjectFonts {
             pango.pango_context_set_language(context, pango.pango_language_from_string(key.language))
             pango.pango_context_set_base_dir(context, key.direction)
             if contexts.count < ProjectFonts.maxContexts { contexts[key] = context } else {
-                // Not kept: the caller's layouts hold their own references, and this one is released with the
-                // context's first user.
+                // Not kept: released when the lending ends; a layout made from it holds a reference of its own.
                 unkept.append(context)
             }
             return context
         }
-
-        /// Contexts past the cache's bound, released when the lending ends.
-        var unkept: [OpaquePointer] = []
 
         /// Paragraph layouts made with this font map, in two generations: a lookup looks in the current one, then in
         /// the previous one (and brings what it finds forward); when the current one is full (``maxLayouts``
@@ -129,6 +128,7 @@ enum ProjectFonts {
             return layout
         }
 
+        /// Releases the contexts made past ``maxContexts``.
         func releaseUnkept() {
             for context in unkept { pango.g_object_unref(UnsafeMutableRawPointer(context)) }
             unkept.removeAll()
