@@ -6,6 +6,9 @@
 //
 // Usage: document-timing OUT.pdf              one document, for timing a new process from outside
 //        document-timing --rounds N          N documents in one process; prints the median per document
+// With DOCUMENT_TIMING_FRESH=1 every paragraph of each document starts with the document's number ("r7 "), so that
+// no text is the same from one document to the next and nothing laid out is reused: a batch of different documents.
+// Without it the documents are the same, as when one document is signed for many signers.
 // Benchmarks/document/compare.py times both beside headless Chromium printing consent.html.
 import Foundation
 import SignatureInk
@@ -17,9 +20,25 @@ struct Signer: Decodable { var slot: String; var name: String; var date: String;
 
 let folder = SignatureSet.folder.deletingLastPathComponent().appendingPathComponent("document")
 
+/// With DOCUMENT_TIMING_FRESH=1, the document's text cut where each paragraph starts, once, so that numbering the
+/// paragraphs costs a document no more than joining the pieces.
+let paragraphStarts: [String]? = ProcessInfo.processInfo.environment["DOCUMENT_TIMING_FRESH"] != "1" ? nil
+    : try String(contentsOf: folder.appendingPathComponent("consent.json"), encoding: .utf8)
+        .replacingOccurrences(of: #""content": ""#, with: "\u{1}").replacingOccurrences(of: #"\n\n"#, with: "\u{2}")
+        .split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+nonisolated(unsafe) var documents = 0
+
 /// The signed PDF and its record, from the files on disk.
 func render() throws -> (pdf: [UInt8], record: [UInt8]) {
-    var document = try ConsentDocument(json: Array(try Data(contentsOf: folder.appendingPathComponent("consent.json"))))
+    let json: [UInt8]
+    if let paragraphStarts {
+        documents += 1
+        let tag = "r\(documents) "
+        json = Array(paragraphStarts.joined(separator: #""content": ""# + tag).replacing("\u{2}", with: #"\n\n"# + tag).utf8)
+    } else {
+        json = Array(try Data(contentsOf: folder.appendingPathComponent("consent.json")))
+    }
+    var document = try ConsentDocument(json: json)
     let signers = try JSONDecoder().decode([Signer].self, from: Data(contentsOf: folder.appendingPathComponent("signers.json")))
     for signer in signers {
         let data = try Data(contentsOf: SignatureSet.folder.appendingPathComponent(signer.ink))
