@@ -182,8 +182,9 @@ enum ProjectFonts {
     }()
 
     /// Runs `body` with a Pango context for `language` and `direction` whose font map no other thread uses while
-    /// `body` runs. Inside another call on the same thread, the same font map is used. Layouts made in `body` must be
-    /// released before the outermost call returns.
+    /// `body` runs. Inside another call on the same thread, the same font map is used. A Pango object made in `body`
+    /// is used and released only while a thread holds its font map: by the end of the outermost call, or, for a
+    /// layout the font map keeps (``layout(_:_:)``), by a later holder of the same font map.
     /// - Parameters:
     ///   - language: the BCP 47 tag the context sets.
     ///   - direction: the context's base direction; default weak left to right (each paragraph from its first
