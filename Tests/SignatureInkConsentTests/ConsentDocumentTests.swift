@@ -6,6 +6,18 @@ import SignatureInkConsent
 import Testing
 
 @Suite struct ConsentDocumentTests {
+    @Test func aControlCharacterIsExactlyUnicodesCategoryCc() {
+        // Documents and names are checked for control characters by code point ranges, not Unicode's tables.
+        let differ = (0...0x10FFFF).compactMap(Unicode.Scalar.init).filter { $0.isControl != ($0.properties.generalCategory == .control) }
+        #expect(differ.isEmpty, "\(differ.prefix(5).map { String($0.value, radix: 16) })")
+        #expect(Unicode.Scalar(0x85)!.isControl && !Unicode.Scalar(0xA0)!.isControl && !Unicode.Scalar(0x2028)!.isControl)
+        // The audit trail's one-line texts compare with U+2028 and U+2029: the only line and paragraph separators.
+        let separators = (0...0x10FFFF).compactMap(Unicode.Scalar.init).filter {
+            [.lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory)
+        }
+        #expect(separators.map(\.value) == [0x2028, 0x2029])
+    }
+
     @Test func theSampleReadsWithItsFormsSlotsAndDefaults() throws {
         let document = try ConsentFixtures.sample()
         #expect(document.sections.count == 7)

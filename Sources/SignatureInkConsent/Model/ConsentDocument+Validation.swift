@@ -18,7 +18,7 @@ extension ConsentDocument {
                 throw .limitExceeded(field: "text of the whole document (at \(field))", limit: limits.maxTotalText, actual: total)
             }
             if required && value.trimmingWhitespace().isEmpty { throw .invalidDocument(field: field, message: "must not be empty") }
-            for (offset, scalar) in value.unicodeScalars.enumerated() where scalar.properties.generalCategory == .control {
+            for (offset, scalar) in value.unicodeScalars.enumerated() where scalar.isControl {
                 if multiline && (scalar == "\n" || scalar == "\t") { continue }
                 throw .invalidDocument(field: field, message: "control character U+\(String(scalar.value, radix: 16, uppercase: true)) at character \(offset)")
             }
@@ -109,4 +109,11 @@ extension ConsentDocument {
         guard let first = parts.first, (2...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
         return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
+}
+
+extension Unicode.Scalar {
+    /// Whether the scalar is a control character: Unicode's general category Cc, which is U+0000 to U+001F and U+007F
+    /// to U+009F and never changes (Unicode's stability policy). Compared directly rather than through
+    /// `properties.generalCategory`, whose table lookup for every character of a document was 2 % of laying it out.
+    package var isControl: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
 }

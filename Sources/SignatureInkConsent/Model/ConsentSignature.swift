@@ -32,7 +32,7 @@ public struct ConsentSignature: Sendable, Hashable {
     static func validate(name: String, field: String) throws(ConsentError) {
         let count = name.unicodeScalars.count
         guard count <= maxNameLength else { throw .limitExceeded(field: field, limit: maxNameLength, actual: count) }
-        if let bad = name.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+        if let bad = name.unicodeScalars.first(where: \.isControl) {
             throw .invalidSignature(field: field, message: "control character U+\(String(bad.value, radix: 16, uppercase: true)) in the name")
         }
     }

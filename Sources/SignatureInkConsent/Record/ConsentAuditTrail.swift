@@ -97,11 +97,9 @@ public struct ConsentSeal: Sendable {
 
     /// `text` with every control character (a line break, a tab) and line or paragraph separator as a space.
     static func oneLine(_ text: String) -> String {
+        // Unicode's line and paragraph separators are exactly U+2028 and U+2029 (categories Zl and Zp).
         String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            switch scalar.properties.generalCategory {
-            case .control, .lineSeparator, .paragraphSeparator: " "
-            default: scalar
-            }
+            scalar.isControl || scalar == "\u{2028}" || scalar == "\u{2029}" ? " " : scalar
         }))
     }
 }
