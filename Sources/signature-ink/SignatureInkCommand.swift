@@ -20,6 +20,7 @@ struct SignatureInkCommand: ParsableCommand {
 
     /// Runs the command with the documented exit codes: 0 done, 1 some inputs failed, 2 usage error.
     static func main() {
+        ProjectFonts.becomeProcessDefault()
         do {
             if let job = QuickRender.job(for: Array(CommandLine.arguments.dropFirst())) {
                 try job.run()

@@ -24,6 +24,10 @@ import Testing
         let fonts = try PDFCheck.fonts(pdf)
         #expect(!fonts.isEmpty)
         for font in fonts { #expect(font.embedded && font.subset, "\(font.name)") }
+        // Each face once: no ligature glyph outside WinAnsi sends Noto Sans into a second, CID font.
+        let faces = fonts.map { $0.name.split(separator: "+").last.map(String.init) ?? $0.name }
+        #expect(Set(faces).count == faces.count, "\(fonts.map(\.name))")
+        #expect(faces.contains("NotoSans-Regular") && faces.contains("NotoSans-Bold"), "\(faces)")
         #expect(try PDFCheck.imageCount(pdf) == 0)
         let raw = String(decoding: pdf, as: UTF8.self)
         #expect(raw.contains("/Title (Consent to take part in the Signing on Screens study)"))
