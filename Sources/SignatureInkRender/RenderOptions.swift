@@ -221,7 +221,8 @@ public struct RenderLimits: Sendable, Hashable {
     public static let defaultMaxWork = 1 << 31
 
     /// Work units a pixel of a colour (ARGB) image costs: clearing, filling, un-premultiplying and encoding 4
-    /// bytes, and 8 bytes of memory.
+    /// bytes, and up to 16 bytes of memory (Cairo's surface, the RGBA rows, and the encoder's tokens when nothing
+    /// compresses).
     static let colourPixelWork = 16
 
     /// Refuses a raster render of `pixels` pixels whose fills cost `fill`, when together they pass ``maxWork``.

@@ -164,20 +164,22 @@ public struct SignatureRenderer: Sendable {
         }
     }
 
-    /// Un-premultiplies an ARGB32 surface into RGBA rows and writes them with libpng.
+    /// Un-premultiplies an ARGB32 surface into RGBA rows and writes them as an RGBA PNG: decorated images are
+    /// mostly one background colour, which the coverage encoder's deflate takes as runs once each row is
+    /// Sub-filtered (``CoveragePNGEncoder/encode(rgba:width:height:metadata:)``).
     func encodeARGB(_ surface: CairoSurface, metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
         let width = surface.width, height = surface.height
-        var rgba = [UInt8](repeating: 0, count: width * height * 4)
-        try surface.withPixels { (src) throws(RenderError) in
-            Unpremultiply.argb32(src, stride: surface.stride, width: width, height: height, into: &rgba)
+        let rgba = try [UInt8](unsafeUninitializedCapacity: width * height * 4) { (out, initialized) throws(RenderError) in
+            try surface.withPixels { (src) throws(RenderError) in
+                Unpremultiply.argb32(src, stride: surface.stride, width: width, height: height, into: out)
+            }
+            initialized = width * height * 4
         }
         return try rgba.withUnsafeBufferPointer { (buf) throws(RenderError) in
-            // Decorated images are mostly one background colour: run-length matches compress them as well
-            // as zlib's default search, in a fraction of the time.
-            var encoder = LibPNGEncoder()
-            encoder.strategy = LibPNGEncoder.runLengthStrategy
-            return try encoder.encode(width: width, height: height, color: .rgba, pixels: buf,
-                                      stride: width * 4, metadata: metadata)
+            // The pool keeps encoders by their buffers' size: four bytes a pixel here.
+            try EncoderPool.shared.withEncoder(pixels: buf.count) { (encoder) throws(RenderError) in
+                try encoder.encode(rgba: buf, width: width, height: height, metadata: metadata)
+            }
         }
     }
 

@@ -308,6 +308,53 @@ extension CoveragePNGEncoder {
         #expect(try DecodedPNG(encode(image)).pixelsPerInch == nil)
     }
 
+    /// RGBA images (a decorated signature's pixels) through the same deflate, every row Sub-filtered: libpng reads
+    /// back every byte, with the resolution and text, whichever block the encoder chooses (noise is stored).
+    @Test func rgbaImagesRoundTripThroughLibpng() throws {
+        var random = SeededRandom(seed: 31)
+        var images: [(name: String, width: Int, height: Int, rgba: [UInt8])] = []
+        func add(_ name: String, _ width: Int, _ height: Int, _ pixel: (Int, Int) -> [UInt8]) {
+            images.append((name, width, height, (0..<height).flatMap { y in (0..<width).flatMap { x in pixel(x, y) } }))
+        }
+        add("one pixel", 1, 1) { _, _ in [1, 2, 3, 4] }
+        add("transparent", 600, 300) { _, _ in [0, 0, 0, 0] }
+        add("flat colour", 600, 300) { _, _ in [0xfd, 0xf6, 0xe3, 255] }
+        add("a line on white", 300, 100) { x, y in y == 78 && x > 20 && x < 280 ? [0x75, 0x75, 0x75, 255] : [255, 255, 255, 255] }
+        add("noise", 97, 41) { _, _ in (0..<4).map { _ in UInt8.random(in: 0...255, using: &random) } }
+        add("one column", 1, 500) { _, y in [UInt8(y & 255), 0, UInt8((255 - y) & 255), 128] }
+        add("runs across rows", 70, 9) { x, y in x + y * 70 < 300 ? [9, 9, 9, 9] : [9, 9, 9, 10] }
+        let metadata = PNGMetadata(pixelsPerInch: 144, text: [("Software", "signature-ink")])
+        for (name, width, height, rgba) in images {
+            var encoder = CoveragePNGEncoder()
+            let png = try rgba.withUnsafeBufferPointer { try encoder.encode(rgba: $0, width: width, height: height, metadata: metadata) }
+            let decoded = try DecodedPNG(png)
+            #expect(decoded.colorType == .rgba && decoded.bitDepth == 8, "\(name)")
+            #expect(decoded.width == width && decoded.height == height && decoded.rgba == rgba, "\(name)")
+            #expect(abs((decoded.pixelsPerInch ?? 0) - 144) < 0.01 && decoded.text["Software"] == "signature-ink", "\(name)")
+            #expect(Self.chunks(png).allSatisfy(\.crcMatches) && Self.chunks(png).map(\.type) == ["IHDR", "pHYs", "tEXt", "IDAT", "IEND"],
+                    "\(name)")
+        }
+        var encoder = CoveragePNGEncoder()
+        #expect(throws: RenderError.self) { try [UInt8](repeating: 0, count: 15).withUnsafeBufferPointer {
+            try encoder.encode(rgba: $0, width: 2, height: 2, metadata: PNGMetadata())
+        } }
+    }
+
+    /// Each row one flat colour of its own: Sub-filtered, a row is its first pixel and a run of zeros, where its
+    /// bytes as they are repeat only four apart and match no row above.
+    @Test func flatRowsOfAnyColourAreRuns() throws {
+        let width = 600, height = 300
+        var rgba: [UInt8] = []
+        for y in 0..<height {
+            let pixel: [UInt8] = [UInt8(y & 255), UInt8((y * 7) & 255), UInt8((y * 13) & 255), 255]
+            for _ in 0..<width { rgba += pixel }
+        }
+        var encoder = CoveragePNGEncoder()
+        let png = try rgba.withUnsafeBufferPointer { try encoder.encode(rgba: $0, width: width, height: height, metadata: PNGMetadata()) }
+        #expect(png.count < 12_000, "\(png.count) bytes of 720,300 raw")  // unfiltered, every byte is a literal
+        #expect(try DecodedPNG(png).rgba == rgba)
+    }
+
     @Test func trailingOpaqueAlphasAreLeftOutOfTRNS() throws {
         let image = ByteImage("two", width: 2, height: 1) { x, _ in UInt8(x) }
         func chunkTypes(_ png: [UInt8]) -> [String] {

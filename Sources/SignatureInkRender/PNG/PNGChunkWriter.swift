@@ -44,10 +44,19 @@ struct PNGChunkWriter {
 
     /// `IHDR` for an 8-bit indexed image without interlacing.
     mutating func indexedHeader(width: Int, height: Int) {
+        header(width: width, height: height, colourType: 3)
+    }
+
+    /// `IHDR` for an 8-bit RGBA image (straight alpha) without interlacing.
+    mutating func rgbaHeader(width: Int, height: Int) {
+        header(width: width, height: height, colourType: 6)
+    }
+
+    private mutating func header(width: Int, height: Int, colourType: UInt8) {
         var data: [UInt8] = []
         Self.appendBigEndian(UInt32(width), to: &data)
         Self.appendBigEndian(UInt32(height), to: &data)
-        data += [8, 3, 0, 0, 0]  // bit depth 8, colour type 3 (indexed), deflate, adaptive filtering, no interlace
+        data += [8, colourType, 0, 0, 0]  // bit depth 8, the colour type, deflate, adaptive filtering, no interlace
         chunk("IHDR", data)
     }
 

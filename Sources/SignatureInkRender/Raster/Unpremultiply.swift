@@ -9,30 +9,37 @@ enum Unpremultiply {
     static func argb32(_ src: UnsafeBufferPointer<UInt8>, stride: Int, width: Int, height: Int,
                        into dst: inout [UInt8]) {
         dst.withUnsafeMutableBufferPointer { out in
-            src.withMemoryRebound(to: UInt32.self) { words in
-                let wordsPerRow = stride / 4
-                var o = 0
-                for y in 0..<height {
-                    let row = y * wordsPerRow
-                    for x in 0..<width {
-                        let px = UInt32(littleEndian: words[row + x])
-                        let a = px >> 24
-                        if a == 255 {
-                            out[o] = UInt8(truncatingIfNeeded: px >> 16)
-                            out[o + 1] = UInt8(truncatingIfNeeded: px >> 8)
-                            out[o + 2] = UInt8(truncatingIfNeeded: px)
-                            out[o + 3] = 255
-                        } else if a == 0 {
-                            out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 0
-                        } else {
-                            let half = a / 2
-                            out[o] = UInt8(Swift.min(255, ((px >> 16 & 0xff) * 255 + half) / a))
-                            out[o + 1] = UInt8(Swift.min(255, ((px >> 8 & 0xff) * 255 + half) / a))
-                            out[o + 2] = UInt8(Swift.min(255, ((px & 0xff) * 255 + half) / a))
-                            out[o + 3] = UInt8(a)
-                        }
-                        o += 4
+            argb32(src, stride: stride, width: width, height: height, into: out)
+        }
+    }
+
+    /// ``argb32(_:stride:width:height:into:)`` into `width * height * 4` bytes that need not be initialised.
+    static func argb32(_ src: UnsafeBufferPointer<UInt8>, stride: Int, width: Int, height: Int,
+                       into out: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(out.count >= width * height * 4, "\(out.count) bytes do not hold \(width) x \(height) pixels")
+        let raw = UnsafeMutableRawPointer(out.baseAddress!)
+        src.withMemoryRebound(to: UInt32.self) { words in
+            let wordsPerRow = stride / 4
+            var o = 0
+            for y in 0..<height {
+                let row = y * wordsPerRow
+                for x in 0..<width {
+                    let px = UInt32(littleEndian: words[row + x])
+                    let a = px >> 24
+                    if a == 255 {
+                        // The channels as they are, one store, red and blue swapped into R, G, B, A byte order.
+                        let rgba = (px & 0xff00_ff00) | (px >> 16 & 0xff) | (px & 0xff) << 16
+                        raw.storeBytes(of: UInt32(littleEndian: rgba), toByteOffset: o, as: UInt32.self)
+                    } else if a == 0 {
+                        raw.storeBytes(of: 0, toByteOffset: o, as: UInt32.self)
+                    } else {
+                        let half = a / 2
+                        out[o] = UInt8(Swift.min(255, ((px >> 16 & 0xff) * 255 + half) / a))
+                        out[o + 1] = UInt8(Swift.min(255, ((px >> 8 & 0xff) * 255 + half) / a))
+                        out[o + 2] = UInt8(Swift.min(255, ((px & 0xff) * 255 + half) / a))
+                        out[o + 3] = UInt8(a)
                     }
+                    o += 4
                 }
             }
         }
