@@ -12,6 +12,10 @@
 #   --pen-color '#1f3a93' --quiet`), which are read without ArgumentParser as the bare command is.
 # - cli-batch-png: `signature-ink render DIR --out-dir OUT --jobs 1` over the same fixtures, per file (the
 #   process's count divided by the number of files).
+# - cli-decorated-png: one file with a signature line and an "X" (`--signature-line --x-mark`), drawn by Cairo and
+#   written by libpng rather than as coverage.
+# - consent-pdf: `signature-ink consent` of the sample study consent with two signers, in a new process: the
+#   argument parser, loading Pango and the fonts, laying out and drawing the PDF, the record (every thread counted).
 #
 #   Benchmarks/ci/instructions.sh            check (part of make bench-check)
 #   Benchmarks/ci/instructions.sh --update   re-record (part of make bench-update)
@@ -24,7 +28,7 @@ trap 'echo "error: instructions.sh: line $LINENO failed (exit $?)" >&2' ERR
 cd "$(dirname "$0")/.."
 TOLERANCE_PERCENT=2
 probes=(png@1x svg)
-cli_probes=(cli-one-png cli-flags-png cli-batch-png)
+cli_probes=(cli-one-png cli-flags-png cli-batch-png cli-decorated-png consent-pdf)
 file=Thresholds/instructions.json
 
 if ! command -v valgrind >/dev/null; then
@@ -78,6 +82,11 @@ for p in load "${probes[@]}" "${cli_probes[@]}"; do
         cli-flags-png) count_cli "$p" render "$one" -o "$work/out-flags.png" --scale 2 --width 400 --height 200 --fit \
             --pen-color '#1f3a93' --quiet & ;;
         cli-batch-png) count_cli "$p" render "$fixtures" --out-dir "$work/out-batch" --jobs 1 --quiet & ;;
+        cli-decorated-png) count_cli "$p" render "$one" -o "$work/out-decorated.png" --signature-line --x-mark & ;;
+        consent-pdf) count_cli "$p" consent ../SampleStrokes/consent/study-consent.json \
+            --sign participant=../SampleStrokes/long-name.json --name participant="Ada Lovelace" \
+            --sign investigator=../SampleStrokes/short-name.json --name investigator="Charles Babbage" \
+            --sharing investigatorOnly -o "$work/consent.pdf" --record "$work/consent.json" & ;;
         *) count "$p" & ;;
     esac
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do sleep 0.5; done
@@ -96,7 +105,7 @@ def read(name):
 base, files = read("load"), read("files")
 now = {}
 for p in probes:
-    if p in ("cli-one-png", "cli-flags-png"):
+    if p in ("cli-one-png", "cli-flags-png", "cli-decorated-png", "consent-pdf"):
         now[p] = read(p)
     elif p == "cli-batch-png":
         now[p] = read(p) // files
