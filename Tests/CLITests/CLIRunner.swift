@@ -21,11 +21,15 @@ struct CLIRunner {
         return exe.deletingLastPathComponent().appendingPathComponent("signature-ink")
     }()
 
-    static func run(_ arguments: [String], in directory: URL? = nil, stdin: Data? = nil) throws -> Result {
+    /// Runs the binary with `arguments`, in `directory`, with `stdin`, and with the test's environment plus
+    /// `environment`.
+    static func run(_ arguments: [String], in directory: URL? = nil, stdin: Data? = nil,
+                    environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -21,6 +21,21 @@ import Testing
         #expect(png.pixel(x: 120, y: 10).alpha == 0)
     }
 
+    /// Text is set with the project's fonts alone: the host's fontconfig files are never read, so a broken one
+    /// neither shows an error nor changes a byte (Pango would otherwise load them in a thread of its own).
+    @Test func textNeverReadsTheHostsFontconfigFiles() throws {
+        let dir = try TemporaryDirectory()
+        let input = try dir.write("sig.json", good)
+        let broken = try dir.write("fonts.conf", "<fontconfig><dir>")
+        let plain = try CLIRunner.run(["render", input, "-o", dir.path("plain.png"), "--watermark", "Copy"])
+        let hosted = try CLIRunner.run(["render", input, "-o", dir.path("hosted.png"), "--watermark", "Copy"],
+                                       environment: ["FONTCONFIG_FILE": broken])
+        #expect(plain.status == 0 && hosted.status == 0, "\(plain.stderr) \(hosted.stderr)")
+        #expect(hosted.stderr.isEmpty, "\(hosted.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.path("plain.png")))
+                == Data(contentsOf: URL(fileURLWithPath: dir.path("hosted.png"))))
+    }
+
     @Test func rendersEverySampleIntoADirectory() throws {
         let dir = try TemporaryDirectory()
         let inputs = TestData.sampleFiles().map(\.path)
