@@ -44,6 +44,15 @@ import Testing
         }
     }
 
+    @Test func textWithoutMarkersIsOneSpanAsWritten() {
+        // No `*`, `[` or `\`: the text comes back whole, whatever else it holds (parentheses, a closing bracket,
+        // combining marks, a family emoji, right-to-left words).
+        let text = "Zoë Ze\u{301}ta (see below) ] 👩‍👩‍👧 مرحبا"
+        #expect(ConsentMarkup.parse(text) == [.paragraph([Span(text: text)])])
+        #expect(ConsentMarkup.parse("- \(text)") == [.bullet([Span(text: text)])])
+        #expect(ConsentMarkup.parse("a *b* \(text)") == [.paragraph([Span(text: "a "), Span(text: "b", italic: true), Span(text: " \(text)")])])
+    }
+
     @Test func blankTextHasNoBlocks() {
         #expect(ConsentMarkup.parse("").isEmpty)
         #expect(ConsentMarkup.parse("\n  \n\t\n").isEmpty)

@@ -87,6 +87,12 @@ public enum ConsentMarkup {
 
     /// Reads the inline markup of one block.
     static func inline(_ text: String) -> [Span] {
+        // Text with no `*`, `[` or `\` has no markup: no character of it can be one of those, each being a whole
+        // character of one ASCII byte, which no other character's UTF-8 contains. Most of a consent's paragraphs
+        // are such text, and reading them a character at a time was 3 % of laying a document out.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "\\") }) {
+            return text.isEmpty ? [] : [Span(text: text)]
+        }
         let chars = Array(text)
         var spans: [Span] = []
         var bold = false, italic = false
@@ -100,15 +106,16 @@ public enum ConsentMarkup {
             }
         }
         func flush() { emit(buffer); buffer = "" }
-        /// Whether `marker` occurs again, unescaped, after `from`.
-        func closes(_ marker: String, after from: Int) -> Bool {
-            let m = Array(marker)
+        /// Whether a marker of `stars` asterisks (`**` or `*`; a lone `*` only, for one) occurs again, unescaped,
+        /// after `from`.
+        func closes(stars: Int, after from: Int) -> Bool {
             var k = from
-            while k + m.count <= chars.count {
+            while k + stars <= chars.count {
                 if chars[k] == "\\" { k += 2; continue }
-                if Array(chars[k..<(k + m.count)]) == m, marker != "*" || (k + 1 >= chars.count || chars[k + 1] != "*") && (k == 0 || chars[k - 1] != "*") {
-                    return true
-                }
+                let found = stars == 2
+                    ? chars[k] == "*" && chars[k + 1] == "*"
+                    : chars[k] == "*" && (k + 1 >= chars.count || chars[k + 1] != "*") && (k == 0 || chars[k - 1] != "*")
+                if found { return true }
                 k += 1
             }
             return false
@@ -119,10 +126,10 @@ public enum ConsentMarkup {
             if c == "\\", i + 1 < chars.count, "*[]()\\".contains(chars[i + 1]) {
                 buffer.append(chars[i + 1]); i += 2; continue
             }
-            if c == "*", i + 1 < chars.count, chars[i + 1] == "*", bold || closes("**", after: i + 2) {
+            if c == "*", i + 1 < chars.count, chars[i + 1] == "*", bold || closes(stars: 2, after: i + 2) {
                 flush(); bold.toggle(); i += 2; continue
             }
-            if c == "*", (i + 1 >= chars.count || chars[i + 1] != "*"), italic || closes("*", after: i + 1) {
+            if c == "*", (i + 1 >= chars.count || chars[i + 1] != "*"), italic || closes(stars: 1, after: i + 1) {
                 flush(); italic.toggle(); i += 1; continue
             }
             if c == "[", let link = link(at: i, in: chars) {
