@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import InkTestSupport
-import SignatureInkConsent
+@testable import SignatureInkConsent
 import Testing
 
 @Suite struct ConsentMarkupTests {
@@ -51,6 +51,16 @@ import Testing
         #expect(ConsentMarkup.parse(text) == [.paragraph([Span(text: text)])])
         #expect(ConsentMarkup.parse("- \(text)") == [.bullet([Span(text: text)])])
         #expect(ConsentMarkup.parse("a *b* \(text)") == [.paragraph([Span(text: "a "), Span(text: "b", italic: true), Span(text: " \(text)")])])
+    }
+
+    @Test func linesSplitAsTheCharactersDo() {
+        // The line feeds found in UTF-8 are exactly the "\n" characters: "\r\n" is one character, and no separator.
+        var random = SeededRandom(seed: 12)
+        let pieces = ["\n", "\r", "\r\n", "a", " ", "é", "e\u{301}", "\u{301}", "👩‍👩‍👧", "مر", "**", "\n\n"]
+        for _ in 0..<2000 {
+            let text = (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] }.joined()
+            #expect(ConsentMarkup.lines(text) == text.split(separator: "\n", omittingEmptySubsequences: false), "\(text.debugDescription)")
+        }
     }
 
     @Test func blankTextHasNoBlocks() {

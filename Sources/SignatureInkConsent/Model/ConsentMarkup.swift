@@ -65,12 +65,34 @@ public enum ConsentMarkup {
                 blocks.append(.paragraph(inline(current.map { $0.trimmingSpaces() }.joined(separator: " "))))
             }
         }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in lines(text) {
             let trimmed = line.trimmingSpaces()
             if trimmed.isEmpty { flush() } else { current.append(Substring(trimmed)) }
         }
         flush()
         return blocks
+    }
+
+    /// The lines of `text`, empty ones kept: `text.split(separator: "\n", omittingEmptySubsequences: false)`,
+    /// found in its UTF-8 rather than character by character (which was 3 % of laying a consent out). A line
+    /// feed is a character of its own except right after a carriage return, where the two are one character
+    /// and no separator.
+    static func lines(_ text: String) -> [Substring] {
+        var lines: [Substring] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex, i = utf8.startIndex
+        var previous: UInt8 = 0
+        while i != utf8.endIndex {
+            let byte = utf8[i]
+            if byte == UInt8(ascii: "\n"), previous != UInt8(ascii: "\r") {
+                lines.append(text[start..<i])
+                start = utf8.index(after: i)
+            }
+            previous = byte
+            i = utf8.index(after: i)
+        }
+        lines.append(text[start...])
+        return lines
     }
 
     /// The numbers of a numbered list's lines, or `nil` when a line does not start with `1. ` and so on.
