@@ -126,6 +126,8 @@ extension CoveragePNGEncoder {
         SparseDeflate.Options(filter: .up, rowMatchMinimum: 3),
         SparseDeflate.Options(filter: .adaptive, rowMatchMinimum: 8),
         SparseDeflate.Options(allowDynamic: false),
+        SparseDeflate.Options(filter: .sub(bytesPerPixel: 1)),
+        SparseDeflate.Options(filter: .sub(bytesPerPixel: 1), rowMatchMinimum: 3),
     ]
 
     @Test(arguments: syntheticImages)

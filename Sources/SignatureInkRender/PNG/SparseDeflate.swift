@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// A zlib stream (RFC 1950) of deflate data (RFC 1951) holding PNG scanlines of one byte a pixel, built
-/// for sparse images: long runs of one value (empty canvas, solid ink) broken by short anti-aliased edges.
+/// A zlib stream (RFC 1950) of deflate data (RFC 1951) holding PNG scanlines of one byte a pixel (or RGBA rows,
+/// Sub-filtered), built for sparse images: long runs of one value (empty canvas, solid ink) broken by short
+/// anti-aliased edges.
 ///
 /// The image is first turned into tokens, one pass over the rows:
 /// - Runs of a repeated byte become matches at distance 1 (up to 258 bytes each, continuing across rows),
@@ -49,8 +50,9 @@ enum SparseDeflate {
             case up
             /// Per row, whichever of None and Up leaves fewer non-zero bytes.
             case adaptive
-            /// Filter type 1 on every row: each byte less the same byte of the pixel before it, for rows of
-            /// pixels `bytesPerPixel` bytes wide (4 for RGBA), whose flat colours are then runs of zeros.
+            /// Filter type 1 on every row: each byte less the same byte of the pixel before it, whose flat
+            /// colours are then runs of zeros. `bytesPerPixel` must be the image's own (1 indexed, 4 RGBA): a
+            /// decoder undoes the filter with it.
             case sub(bytesPerPixel: Int)
         }
         /// Row filter choice; default ``Filter/none``. Measured on rendered signatures (600 x 300 and
