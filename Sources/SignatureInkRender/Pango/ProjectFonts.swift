@@ -174,7 +174,7 @@ package enum ProjectFonts {
     }
 
     /// Makes the project's configuration fontconfig's current one for the whole process when the fonts are first
-    /// loaded. For a program that owns its process (the command line, the server) and sets no text of its own
+    /// loaded. For a program that owns its process (the command line) and sets no text of its own
     /// through fontconfig; a library must not call it, since it changes which fonts the host's own text finds.
     ///
     /// Pango starts a thread that loads the system's default fontconfig configuration (`FcInit`: every file of
