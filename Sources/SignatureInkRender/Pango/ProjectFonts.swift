@@ -137,6 +137,19 @@ package enum ProjectFonts {
             return layout
         }
 
+        /// Line layouts (``TextLine``) made with this font map; emptied when ``maxLineLayouts`` are kept.
+        var lineLayouts: [TextLine: TextLine.Layout] = [:]
+
+        func lineLayout(_ line: TextLine, _ make: () throws(RenderError) -> TextLine.Layout) throws(RenderError)
+            -> TextLine.Layout {
+            if let layout = lineLayouts[line] { return layout }
+            let layout = try make()
+            guard line.text.utf8.count <= ProjectFonts.maxLineText else { return layout }  // too long to keep
+            if lineLayouts.count >= ProjectFonts.maxLineLayouts { lineLayouts.removeAll() }
+            lineLayouts[line] = layout
+            return layout
+        }
+
         /// Releases the contexts made past ``maxContexts``.
         func releaseUnkept() {
             for context in unkept { pango.g_object_unref(UnsafeMutableRawPointer(context)) }
@@ -163,6 +176,21 @@ package enum ProjectFonts {
     /// added 10.9 MB to the process), so a font map keeps at most about 28 MB of layouts in its two generations, and
     /// a consent document of tens of kilobytes of text is kept whole.
     static let maxLayoutText = 256 << 10
+
+    /// How many line layouts a font map keeps (``lineLayout(_:_:)``); with one more, it lets them all go.
+    static let maxLineLayouts = 1024
+
+    /// The longest line, in bytes of UTF-8, whose layout a font map keeps: a thousand of them take at most about
+    /// 14 MB (53 bytes a character, as paragraphs).
+    static let maxLineText = 256
+
+    /// The layout of `line` that this thread's font map made before, or a new one from `make`, kept for the next
+    /// use. Inside ``withContext(language:direction:_:)`` only; outside, `make` is called.
+    static func lineLayout(_ line: TextLine, _ make: () throws(RenderError) -> TextLine.Layout) throws(RenderError)
+        -> TextLine.Layout {
+        guard let held = pthread_getspecific(heldKey) else { return try make() }
+        return try Unmanaged<State>.fromOpaque(held).takeUnretainedValue().lineLayout(line, make)
+    }
 
     /// The paragraph layout for `key` that this thread's font map made before, or a new one from `make`, kept for the
     /// next document that sets the same paragraph in the same width: a batch of consents to one document lays out its

@@ -40,7 +40,7 @@ enum TextAnchor {
 ///
 /// The line is measured, drawn into a Cairo context (the glyphs, so a PDF embeds the font subset and its text can
 /// be read back), or turned into outlines (for SVG, so that a viewer without the fonts shows the same shapes).
-struct TextLine {
+struct TextLine: Hashable {
     /// The text, drawn on one line (a line break is shown, not followed).
     let text: String
     let font: TextFont
@@ -86,14 +86,26 @@ struct TextLine {
         }
     }
 
-    /// Makes the Pango layout of the line and runs `body` with it, in a Pango context no other thread uses meanwhile.
+    /// Runs `body` with the line's Pango layout, in a Pango context no other thread uses meanwhile: the layout this
+    /// thread's font map made for the same text and font before, or a new one, kept for the next use (a page's
+    /// footer, a list's markers, a signature block's caption: the same lines in every document of a batch).
     func withLayout<R>(_ body: (OpaquePointer) throws(RenderError) -> R) throws(RenderError) -> R {
         try ProjectFonts.holding { () throws(RenderError) -> R in
-            let layout = try makeLayout(direction: PANGO_DIRECTION_WEAK_LTR)
-            defer { pango.g_object_unref(UnsafeMutableRawPointer(layout)) }
-            pango.pango_layout_set_single_paragraph_mode(layout, 1)
-            return try body(layout)
+            let kept = try ProjectFonts.lineLayout(self) { () throws(RenderError) in
+                let layout = try makeLayout(direction: PANGO_DIRECTION_WEAK_LTR)
+                pango.pango_layout_set_single_paragraph_mode(layout, 1)
+                return Layout(pointer: layout)
+            }
+            return try withExtendedLifetime(kept) { () throws(RenderError) -> R in try body(kept.pointer) }
         }
+    }
+
+    /// A line's Pango layout, released with the last reference (while a thread holds its font map: see
+    /// ``ProjectFonts/withContext(language:direction:_:)``).
+    final class Layout {
+        let pointer: OpaquePointer
+        init(pointer: OpaquePointer) { self.pointer = pointer }
+        deinit { pango.g_object_unref(UnsafeMutableRawPointer(pointer)) }
     }
 
     /// A new Pango layout of the text in the font, from a context with the font's language and `direction` as its
