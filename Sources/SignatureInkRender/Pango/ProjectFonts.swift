@@ -111,49 +111,51 @@ package enum ProjectFonts {
             return context
         }
 
-        /// Paragraph layouts made with this font map, in two generations: a lookup looks in the current one, then in
-        /// the previous one (and brings what it finds forward); when the current one is full (``maxLayouts``
-        /// layouts, or ``maxLayoutText`` bytes of their text) it becomes the previous one, and the old previous one
-        /// is released. What was used lately stays.
-        var layouts: [Paragraph.LayoutKey: Paragraph.Layout] = [:]
-        var previousLayouts: [Paragraph.LayoutKey: Paragraph.Layout] = [:]
-        /// The bytes of text of the current generation's layouts.
-        var layoutText = 0
-
-        func layout(_ key: Paragraph.LayoutKey, _ make: () throws(RenderError) -> Paragraph.Layout) throws(RenderError)
-            -> Paragraph.Layout {
-            let size = key.paragraph.runs.reduce(0) { $0 + $1.text.utf8.count }
-            guard size <= ProjectFonts.maxLayoutText / 8 else { return try make() }  // too long to keep
-            if let layout = layouts[key] { return layout }
-            let layout: Paragraph.Layout
-            if let previous = previousLayouts.removeValue(forKey: key) { layout = previous } else { layout = try make() }
-            if layouts.count >= ProjectFonts.maxLayouts || layoutText + size > ProjectFonts.maxLayoutText {
-                previousLayouts = layouts
-                layouts = [:]
-                layoutText = 0
-            }
-            layouts[key] = layout
-            layoutText += size
-            return layout
-        }
-
-        /// Line layouts (``TextLine``) made with this font map; emptied when ``maxLineLayouts`` are kept.
-        var lineLayouts: [TextLine: TextLine.Layout] = [:]
-
-        func lineLayout(_ line: TextLine, _ make: () throws(RenderError) -> TextLine.Layout) throws(RenderError)
-            -> TextLine.Layout {
-            if let layout = lineLayouts[line] { return layout }
-            let layout = try make()
-            guard line.text.utf8.count <= ProjectFonts.maxLineText else { return layout }  // too long to keep
-            if lineLayouts.count >= ProjectFonts.maxLineLayouts { lineLayouts.removeAll() }
-            lineLayouts[line] = layout
-            return layout
-        }
+        /// Paragraph layouts made with this font map.
+        var paragraphs = KeptLayouts<Paragraph.LayoutKey, Paragraph.Layout>(maxCount: ProjectFonts.maxLayouts,
+                                                                            maxText: ProjectFonts.maxLayoutText)
+        /// Line layouts (``TextLine``) made with this font map.
+        var lines = KeptLayouts<TextLine, TextLine.Layout>(maxCount: ProjectFonts.maxLayouts,
+                                                           maxText: ProjectFonts.maxLineText)
 
         /// Releases the contexts made past ``maxContexts``.
         func releaseUnkept() {
             for context in unkept { pango.g_object_unref(UnsafeMutableRawPointer(context)) }
             unkept.removeAll()
+        }
+    }
+
+    /// Layouts kept for texts set again, in two generations: a lookup looks in the current one, then in the previous
+    /// one (and brings what it finds forward); when the current one is full (`maxCount` layouts, or `maxText` bytes of
+    /// their text) it becomes the previous one, and the old previous one is released. What was used lately stays. A
+    /// text longer than an eighth of `maxText` is not kept.
+    struct KeptLayouts<Key: Hashable, Layout> {
+        let maxCount: Int
+        let maxText: Int
+        private var current: [Key: Layout] = [:]
+        private var previous: [Key: Layout] = [:]
+        /// The bytes of text of the current generation's layouts.
+        private var currentText = 0
+
+        init(maxCount: Int, maxText: Int) {
+            self.maxCount = maxCount
+            self.maxText = maxText
+        }
+
+        /// The layout kept for `key`, or a new one from `make`, kept; `text` is the bytes of its text.
+        mutating func layout(_ key: Key, text: Int, _ make: () throws(RenderError) -> Layout) throws(RenderError) -> Layout {
+            guard text <= maxText / 8 else { return try make() }  // too long to keep
+            if let layout = current[key] { return layout }
+            let layout: Layout
+            if let kept = previous.removeValue(forKey: key) { layout = kept } else { layout = try make() }
+            if current.count >= maxCount || currentText + text > maxText {
+                previous = current
+                current = [:]
+                currentText = 0
+            }
+            current[key] = layout
+            currentText += text
+            return layout
         }
     }
 
@@ -166,8 +168,8 @@ package enum ProjectFonts {
     /// Most contexts a font map keeps (languages times directions); more are made and dropped as needed.
     static let maxContexts = 32
 
-    /// How many paragraph layouts a font map keeps for texts set again, in each of its two generations (see
-    /// ``layout(_:_:)``).
+    /// How many paragraph layouts, and how many line layouts, a font map keeps for texts set again, in each of its
+    /// two generations (see ``layout(_:_:)`` and ``lineLayout(_:_:)``).
     static let maxLayouts = 1024
 
     /// How many bytes of text the paragraph layouts a font map keeps may hold, in each generation; a paragraph longer
@@ -177,19 +179,17 @@ package enum ProjectFonts {
     /// a consent document of tens of kilobytes of text is kept whole.
     static let maxLayoutText = 256 << 10
 
-    /// How many line layouts a font map keeps (``lineLayout(_:_:)``); with one more, it lets them all go.
-    static let maxLineLayouts = 1024
-
-    /// The longest line, in bytes of UTF-8, whose layout a font map keeps: a thousand of them take at most about
-    /// 14 MB (53 bytes a character, as paragraphs).
-    static let maxLineText = 256
+    /// How many bytes of text the line layouts a font map keeps may hold, in each generation (a line longer than
+    /// 4 KB is not kept): at most about 3.5 MB of layouts in the two (53 bytes a character, as paragraphs).
+    static let maxLineText = 32 << 10
 
     /// The layout of `line` that this thread's font map made before, or a new one from `make`, kept for the next
-    /// use. Inside ``withContext(language:direction:_:)`` only; outside, `make` is called.
+    /// use: a page's footer, a list's markers, a signature block's caption are the same lines in every document of a
+    /// batch. Inside ``withContext(language:direction:_:)`` only; outside, `make` is called.
     static func lineLayout(_ line: TextLine, _ make: () throws(RenderError) -> TextLine.Layout) throws(RenderError)
         -> TextLine.Layout {
-        guard let held = pthread_getspecific(heldKey) else { return try make() }
-        return try Unmanaged<State>.fromOpaque(held).takeUnretainedValue().lineLayout(line, make)
+        guard let state = heldState else { return try make() }
+        return try state.lines.layout(line, text: line.text.utf8.count, make)
     }
 
     /// The paragraph layout for `key` that this thread's font map made before, or a new one from `make`, kept for the
@@ -197,8 +197,8 @@ package enum ProjectFonts {
     /// text once. Inside ``withContext(language:direction:_:)`` only; outside, `make` is called.
     static func layout(_ key: Paragraph.LayoutKey, _ make: () throws(RenderError) -> Paragraph.Layout) throws(RenderError)
         -> Paragraph.Layout {
-        guard let held = pthread_getspecific(heldKey) else { return try make() }
-        return try Unmanaged<State>.fromOpaque(held).takeUnretainedValue().layout(key, make)
+        guard let state = heldState else { return try make() }
+        return try state.paragraphs.layout(key, text: key.paragraph.runs.reduce(0) { $0 + $1.text.utf8.count }, make)
     }
 
     /// Makes the project's configuration fontconfig's current one for the whole process when the fonts are first
@@ -233,6 +233,11 @@ package enum ProjectFonts {
         return key
     }()
 
+    /// The state the current thread holds, or `nil` outside ``withContext(language:direction:_:)``.
+    private static var heldState: State? {
+        pthread_getspecific(heldKey).map { Unmanaged<State>.fromOpaque($0).takeUnretainedValue() }
+    }
+
     /// Runs `body` with a Pango context for `language` and `direction` whose font map no other thread uses while
     /// `body` runs. Inside another call on the same thread, the same font map is used. A Pango object made in `body`
     /// is used and released only while a thread holds its font map: by the end of the outermost call, or, for a
@@ -245,9 +250,7 @@ package enum ProjectFonts {
     static func withContext<R>(language: String, direction: PangoDirection = PANGO_DIRECTION_WEAK_LTR,
                                _ body: (OpaquePointer) throws(RenderError) -> R) throws(RenderError) -> R {
         let key = ContextKey(language: language, direction: direction)
-        if let held = pthread_getspecific(heldKey) {
-            return try body(try Unmanaged<State>.fromOpaque(held).takeUnretainedValue().context(key))
-        }
+        if let state = heldState { return try body(try state.context(key)) }
         let state = try borrow()
         pthread_setspecific(heldKey, Unmanaged.passUnretained(state).toOpaque())
         defer {
