@@ -71,14 +71,14 @@ let package = Package(
         .systemLibrary(
             name: "CPango", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev"]), .brew(["pango"])]),
-        // glibc's allocator settings, for the command line's batches.
+        // glibc's allocator settings, for processes that make many outputs (HeapReuse).
         .systemLibrary(name: "CHeap"),
         .systemLibrary(
             name: "CQPDF", pkgConfig: "libqpdf",
             providers: [.apt(["libqpdf-dev"]), .brew(["qpdf"])]),
         // Everything that touches Cairo, Pango or libpng, behind a Swift API with no C types in it.
         .target(
-            name: "SignatureInkRender", dependencies: ["SignatureInk", "CCairo", "CPango", "CPNG", "CZlib"],
+            name: "SignatureInkRender", dependencies: ["SignatureInk", "CCairo", "CPango", "CPNG", "CZlib", "CHeap"],
             swiftSettings: strict),
         // Consent documents: the model, the walk-through, the signed PDF and the consent record.
         .target(
@@ -112,7 +112,7 @@ let package = Package(
             name: "signature-ink",
             dependencies: [
                 "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent", "SignatureInkForms",
-                "SignatureInkStore", "CHeap", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SignatureInkStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         // The HTTP server's routes, pages and limits; a separate executable keeps the command-line tool small.
@@ -135,7 +135,7 @@ let package = Package(
         .executableTarget(
             name: "signature-ink-server",
             dependencies: [
-                "SignatureInkServer", "SignatureInkConsent", "SignatureInkStore", "SignatureInkForms",
+                "SignatureInkServer", "SignatureInkConsent", "SignatureInkStore", "SignatureInkForms", "SignatureInkRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -100,6 +100,7 @@ let package = Package(
                 .product(name: "SignatureInk", package: core),
                 .product(name: "SignatureInkFormats", package: core),
                 .product(name: "SignatureInkConsent", package: core),
+                .product(name: "SignatureInkRender", package: core),
             ],
             path: "Sources/document-timing"),
         // What a digital signature adds to a consent and to a form, for Benchmarks/signing/compare.py.
@@ -110,6 +111,7 @@ let package = Package(
                 .product(name: "SignatureInk", package: core),
                 .product(name: "SignatureInkFormats", package: core),
                 .product(name: "SignatureInkConsent", package: core),
+                .product(name: "SignatureInkRender", package: core),
                 .product(name: "SignatureInkForms", package: core),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import SignatureInkConsent
 import SignatureInkForms
+import SignatureInkRender
 import SignatureInkServer
 import SignatureInkStore
 import NIOCore
@@ -132,6 +133,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Each consent PDF and render frees what the next one needs again; the heap keeps it (HeapReuse).
+        HeapReuse.keepFreedMemory()
         var logger = Logger(label: "signature-ink-server")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
         var document: ConsentDocument?

@@ -9,12 +9,17 @@
 // With DOCUMENT_TIMING_FRESH=1 every paragraph of each document starts with the document's number ("r7 "), so that
 // no text is the same from one document to the next and nothing laid out is reused: a batch of different documents.
 // Without it the documents are the same, as when one document is signed for many signers.
+// With SYSTEM_HEAP=1, glibc's allocator keeps its defaults instead of HeapReuse's (see below).
 // Benchmarks/document/compare.py times both beside headless Chromium printing consent.html.
 import Foundation
 import SignatureInk
 import SignatureInkConsent
 import SignatureInkFormats
+import SignatureInkRender
 import SignatureSet
+
+// As the server and the command line's batches run (HeapReuse); SYSTEM_HEAP=1 keeps glibc's defaults, to compare.
+if ProcessInfo.processInfo.environment["SYSTEM_HEAP"] != "1" { HeapReuse.keepFreedMemory() }
 
 struct Signer: Decodable { var slot: String; var name: String; var date: String; var ink: String }
 

@@ -10,6 +10,7 @@
 // Usage: seal-timing --rounds N [--write DIR]   prints each variant's median in ms as JSON; --write also writes the
 //                                               keys and certificates (DIR/rsa-key.pem, rsa-cert.pem, p256-...) and the
 //                                               unsealed consent PDF (DIR/consent.pdf) for a peer to sign the same.
+// With SYSTEM_HEAP=1, glibc's allocator keeps its defaults instead of HeapReuse's (see below).
 // Benchmarks/signing/compare.py prints these beside pyHanko signing the same files.
 import Crypto
 import _CryptoExtras
@@ -17,9 +18,13 @@ import Foundation
 import SignatureInk
 import SignatureInkConsent
 import SignatureInkFormats
+import SignatureInkRender
 import SignatureInkForms
 import SignatureSet
 import X509
+
+// As the server and the command line's batches run (HeapReuse); SYSTEM_HEAP=1 keeps glibc's defaults, to compare.
+if ProcessInfo.processInfo.environment["SYSTEM_HEAP"] != "1" { HeapReuse.keepFreedMemory() }
 
 let repository = SignatureSet.folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let samples = repository.appendingPathComponent("SampleStrokes")

@@ -6,6 +6,7 @@ import Glibc
 #endif
 import SignatureInk
 import SignatureInkFormats
+import SignatureInkRender
 
 /// The loop every many-input command shares: expand inputs, plan outputs, run on every core, report failures
 /// and progress, write the manifest, and exit 1 when anything failed.

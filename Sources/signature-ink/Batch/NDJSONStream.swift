@@ -5,6 +5,7 @@ import Glibc
 #endif
 import SignatureInk
 import SignatureInkFormats
+import SignatureInkRender
 import Synchronization
 
 /// `render --ndjson`: one signature per line of standard input, one JSON result per line of standard output, in
