@@ -135,6 +135,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Each consent PDF and render frees what the next one needs again; the heap keeps it (HeapReuse).
         HeapReuse.keepFreedMemory()
+        // Consents and captions are set on every worker at once; without it, one worker at a time sets text.
+        do { try ProjectFonts.openEveryFace() } catch { FileHandle.standardError.write(Data("warning: \(error)\n".utf8)) }
         var logger = Logger(label: "signature-ink-server")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
         var document: ConsentDocument?

@@ -90,6 +90,12 @@ struct RenderJob: Sendable {
                                            + TextCoverage.describe(characters) + "\n")
         }
         let draw = Draw(request: request, renderer: renderer, penColorText: penColorText)
+        let decorations = renderer.options.decorations
+        if batch.workerCount > 1, !(decorations.watermark ?? "").isEmpty || decorations.timestamp != nil,
+           ndjson || inputs.count > 1 || inputs.first.map(InputExpander.isDirectory) == true {
+            // Text on every worker at once: every face opened once for good, or the text is set one worker at a time.
+            try? ProjectFonts.openEveryFace()
+        }
         let frames = self.frames
         let fileExtension = request.outputFormat.fileExtension
         if ndjson {

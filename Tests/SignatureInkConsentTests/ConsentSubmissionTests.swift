@@ -79,6 +79,40 @@ import Testing
         #expect(pdfs.allSatisfy { $0 == alone }, "\(pdfs.filter { $0 != alone }.count) of 12 differ")
     }
 
+    /// Consents in eight scripts (more faces than Cairo keeps open), signed on eight threads at once, as the server
+    /// signs them after ``ProjectFonts/openEveryFace()``: every one is signed, and each is the same bytes as signed
+    /// alone. Cairo opening and closing FreeType faces on several threads crashed this (or failed it with "error
+    /// occurred in libfreetype") before the faces were opened once for good.
+    @Test func consentsInEightScriptsOnEightThreadsAtOnce() throws {
+        let titles = [("ar", "موافقة على المشاركة"), ("he", "הסכמה להשתתפות"), ("ja", "研究参加への同意"), ("ko", "연구 참여 동의"),
+                      ("zh-Hant", "研究參與同意書"), ("zh-Hans", "研究参与同意书"), ("hi", "अध्ययन सहमति"), ("en", "Study consent")]
+        let documents = try titles.map { language, title in
+            try ConsentFixtures.document(ConsentFixtures.json { object in
+                object["language"] = language
+                object["title"] = title
+                object["sections"] = [["identifier": "a", "kind": "custom", "title": title, "content": "\(title) *\(title)* **\(title)**"]]
+            }).signing(ConsentSignature(slot: "participant", name: "Ada", signature: try ConsentFixtures.ink(), date: ConsentFixtures.date))
+        }
+        let alone = try documents.map { try $0.pdf() }
+        try ProjectFonts.openEveryFace()
+        let results = Mutex<[(Int, Result<[UInt8], ConsentError>)]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for round in 0..<24 {
+                let k = (thread + round) % documents.count
+                let pdf = Result { () throws(ConsentError) in try documents[k].pdf() }
+                results.withLock { $0.append((k, pdf)) }
+            }
+        }
+        let all = results.withLock { $0 }
+        #expect(all.count == 192)
+        for (k, result) in all {
+            switch result {
+            case let .success(pdf): #expect(pdf == alone[k], "\(titles[k].0) differs from the PDF signed alone")
+            case let .failure(error): Issue.record("\(titles[k].0): \(error)")
+            }
+        }
+    }
+
     @Test func letterIsLaidOutOnLetterAndRecordedAsLetter() throws {
         let signed = try Self.sample(pageSize: .letter).sign(now: Self.now)
         #expect(String(decoding: signed.pdf, as: UTF8.self).contains("/MediaBox [ 0 0 612 792 ]"))

@@ -22,7 +22,17 @@ import Darwin
 /// font maps than threads that set text at the same moment. With one font map behind one lock, two workers signing
 /// consents took turns at their text (a quarter of a signing: HarfBuzz, Pango and GLib in perf) and spun waiting for it
 /// (5 % of the server's time, BENCHMARKS.md). Every font map is made from the same configuration, so a text gives the
-/// same glyphs and the same bytes whichever one lays it out. Each font map keeps the paragraph layouts it made
+/// same glyphs and the same bytes whichever one lays it out.
+///
+/// Cairo 1.16, however, opens and closes the FreeType faces of all font maps itself, with one FreeType library, and
+/// calls `FT_New_Face` outside its own lock; it keeps at most ten faces open and closes one that no thread is using
+/// when an eleventh is needed. Texts in more than ten faces (Latin, Arabic, Hebrew, Devanagari and CJK, regular and
+/// bold) set on several threads at once therefore opened and closed faces at the same moment, which corrupts
+/// FreeType's list of faces: eight threads signing consents in eight scripts crashed the process, or failed with
+/// "error occurred in libfreetype". So by default only one thread sets text at a time (``withContext(language:direction:_:)``
+/// takes a process-wide lock). A process that sets text on several threads (the server) calls ``openEveryFace()``
+/// once: every face of the project's fonts is then opened and never closed, Cairo never opens or closes one again,
+/// and threads set text at once without the lock. Each font map keeps the paragraph layouts it made
 /// (``layout(_:_:)``), so that a document is laid out once from pagination to drawing, and text that the next document
 /// sets again (a consent document's own text, in a batch of consents to it) is not laid out again.
 package enum ProjectFonts {
@@ -216,6 +226,69 @@ package enum ProjectFonts {
     /// Whether the next configuration loaded becomes the process's current one (``becomeProcessDefault()``).
     private static let processDefault = Atomic(false)
 
+    /// Held by the thread that sets text, until ``openEveryFace()`` has opened every face.
+    private static let textLock = TextLock()
+
+    /// Whether every face is open for good (``openEveryFace()``), so that threads set text at once.
+    private static let everyFaceOpen = Atomic(false)
+
+    /// The font faces of every face of the project's fonts, once ``openEveryFace()`` has opened them: held for the
+    /// rest of the process, so that Cairo never closes their FreeType faces.
+    private static let openFaces = Mutex<OpenFaces?>(nil)
+
+    /// Cairo font faces kept alive.
+    private final class OpenFaces: @unchecked Sendable {
+        let faces: [OpaquePointer]
+        init(_ faces: [OpaquePointer]) { self.faces = faces }
+    }
+
+    /// A process-wide mutex, locked and unlocked in separate calls.
+    private final class TextLock: @unchecked Sendable {
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        init() {
+            mutex = .allocate(capacity: 1)
+            pthread_mutex_init(mutex, nil)
+        }
+        func lock() { pthread_mutex_lock(mutex) }
+        func unlock() { pthread_mutex_unlock(mutex) }
+    }
+
+    /// Opens every face of the project's fonts (all the faces of each file) in Cairo, and keeps them open for the rest
+    /// of the process, so that texts are set on several threads at once: Cairo then never opens or closes a FreeType
+    /// face again (see the type's discussion). For a process that sets text on several threads; about 15 ms once, most
+    /// of it the twenty faces of the two CJK collections. Calling it again does nothing.
+    /// - Throws: ``RenderError/text(_:)`` when the fonts cannot be loaded; text is then set one thread at a time, as
+    ///   before.
+    package static func openEveryFace() throws(RenderError) {
+        textLock.lock()
+        defer { textLock.unlock() }
+        if everyFaceOpen.load(ordering: .acquiring) { return }
+        // The fonts of a configuration like every font map's; Cairo's faces are shared by all of them.
+        let (config, fonts) = try makeConfiguration().get()
+        defer { FcConfigDestroy(config) }
+        var faces: [OpaquePointer] = [], scaled: [OpaquePointer] = []
+        var matrix = cairo_matrix_t(), identity = cairo_matrix_t()
+        cairo_matrix_init_scale(&matrix, 12, 12)
+        cairo_matrix_init_identity(&identity)
+        let options = cairo_font_options_create()
+        defer { cairo_font_options_destroy(options) }
+        for k in 0..<Int(fonts.pointee.nfont) {
+            guard let pattern = fonts.pointee.fonts[k], let face = cairo_ft_font_face_create_for_pattern(pattern) else { continue }
+            faces.append(face)
+            if let font = cairo_scaled_font_create(face, &matrix, &identity, options) { scaled.append(font) }
+        }
+        // Every face locked at once: Cairo closes only faces no one has locked, so none of these is closed while
+        // the others are opened, and all stay open after.
+        let locked = scaled.filter { cairo_ft_scaled_font_lock_face($0) != nil }
+        for font in locked { cairo_ft_scaled_font_unlock_face(font) }
+        for font in scaled { cairo_scaled_font_destroy(font) }
+        guard locked.count == scaled.count, !faces.isEmpty else {
+            throw .text("\(scaled.count - locked.count) of \(scaled.count) font faces could not be opened")
+        }
+        openFaces.withLock { $0 = OpenFaces(faces) }
+        everyFaceOpen.store(true, ordering: .releasing)
+    }
+
     /// The states not lent now, and why the fonts could not be loaded, once that is known.
     private struct Pool {
         var idle: [State] = []
@@ -239,7 +312,7 @@ package enum ProjectFonts {
     }
 
     /// Runs `body` with a Pango context for `language` and `direction` whose font map no other thread uses while
-    /// `body` runs. Inside another call on the same thread, the same font map is used. A Pango object made in `body`
+    /// `body` runs; until ``openEveryFace()`` has run, no other thread sets text while it runs. Inside another call on the same thread, the same font map is used. A Pango object made in `body`
     /// is used and released only while a thread holds its font map: by the end of the outermost call, or, for a
     /// layout the font map keeps (``layout(_:_:)``), by a later holder of the same font map.
     /// - Parameters:
@@ -251,6 +324,9 @@ package enum ProjectFonts {
                                _ body: (OpaquePointer) throws(RenderError) -> R) throws(RenderError) -> R {
         let key = ContextKey(language: language, direction: direction)
         if let state = heldState { return try body(try state.context(key)) }
+        let alone = !everyFaceOpen.load(ordering: .acquiring)
+        if alone { textLock.lock() }
+        defer { if alone { textLock.unlock() } }
         let state = try borrow()
         pthread_setspecific(heldKey, Unmanaged.passUnretained(state).toOpaque())
         defer {
@@ -282,20 +358,33 @@ package enum ProjectFonts {
         }
     }
 
-    /// Builds the fontconfig configuration and a font map that uses it; once for each state.
-    private static func load() -> Result<State, RenderError> {
-        if case let .failure(error) = PangoLibrary.loaded { return .failure(error) }
+    /// A new fontconfig configuration of the project's fonts (``configuration``), and its fonts; the caller destroys
+    /// the configuration.
+    private static func makeConfiguration() -> Result<(OpaquePointer, UnsafeMutablePointer<FcFontSet>), RenderError> {
         guard let config = FcConfigCreate() else { return .failure(.text("fontconfig could not be started")) }
-        defer { FcConfigDestroy(config) }
         let text = Array(configuration.utf8) + [0]  // fontconfig reads a NUL-terminated buffer
         let parsed = text.withUnsafeBufferPointer { FcConfigParseAndLoadFromMemory(config, $0.baseAddress, 1) }
         guard parsed != 0, FcConfigBuildFonts(config) != 0 else {
+            FcConfigDestroy(config)
             return .failure(.text("the font configuration could not be loaded"))
         }
         guard let fonts = FcConfigGetFonts(config, FcSetSystem), fonts.pointee.nfont > 0 else {
+            FcConfigDestroy(config)
             return .failure(.text("none of the fonts is installed (\(files.joined(separator: ", ")) in "
                                   + "\(directories.joined(separator: " or ")); Debian's fonts-noto-core and fonts-noto-cjk have them)"))
         }
+        return .success((config, fonts))
+    }
+
+    /// Builds the fontconfig configuration and a font map that uses it; once for each state.
+    private static func load() -> Result<State, RenderError> {
+        if case let .failure(error) = PangoLibrary.loaded { return .failure(error) }
+        let config: OpaquePointer
+        switch makeConfiguration() {
+        case let .success(made): config = made.0
+        case let .failure(error): return .failure(error)
+        }
+        defer { FcConfigDestroy(config) }
         // Before the font map, whose making starts Pango's FcInit thread; once, by the first load that sees the flag.
         if processDefault.compareExchange(expected: true, desired: false, ordering: .relaxed).exchanged {
             FcConfigSetCurrent(config)
