@@ -103,9 +103,10 @@ public struct TimestampFormat: Sendable, Hashable, CustomStringConvertible {
     /// - Parameters:
     ///   - utc: milliseconds since 1970-01-01T00:00:00Z; the local time must fall in the years 1...9999.
     ///   - offset: the offset from UTC in minutes, `-1080...1080`.
+    ///   - names: the words `MMM`, `EEE` and `a` write; default ``Names/english``.
     /// - Returns: the text, or `nil` when the time is not finite, outside the years 1...9999, or the offset is
     ///   out of range.
-    public func string(millisecondsSince1970 utc: Double, utcOffsetMinutes offset: Int) -> String? {
+    public func string(millisecondsSince1970 utc: Double, utcOffsetMinutes offset: Int, names: Names = .english) -> String? {
         guard (-1080...1080).contains(offset) else { return nil }
         let ms = utc + Double(offset) * 60_000
         // 0001-01-01 and 10000-01-01 in milliseconds since 1970.
@@ -132,12 +133,12 @@ public struct TimestampFormat: Sendable, Hashable, CustomStringConvertible {
                 switch c {
                 case "y": n == 2 ? pad(year % 100, 2) : pad(year, 4)
                 case "M":
-                    if n == 3 { out += Self.months[month - 1] } else { pad(month, n) }
+                    if n == 3 { out += names.months[month - 1] } else { pad(month, n) }
                 case "d": pad(day, n)
-                case "E": out += Self.weekdays[weekday]
+                case "E": out += names.weekdays[weekday]
                 case "H": pad(hour, n)
                 case "h": pad(hour % 12 == 0 ? 12 : hour % 12, n)
-                case "a": out += hour < 12 ? "AM" : "PM"
+                case "a": out += hour < 12 ? names.am : names.pm
                 case "m": pad(minute, n)
                 case "s": pad(second, n)
                 case "S": pad(milli / [1, 100, 10, 1][n], n)
@@ -152,8 +153,29 @@ public struct TimestampFormat: Sendable, Hashable, CustomStringConvertible {
         return out
     }
 
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    private static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    /// The words a pattern writes for a month (`MMM`), a weekday (`EEE`) and the half of the day (`a`): English
+    /// abbreviations by default; a consent document in another language gives its own.
+    public struct Names: Sendable, Hashable {
+        /// Twelve month names, January first.
+        public let months: [String]
+        /// Seven weekday names, Monday first.
+        public let weekdays: [String]
+        /// Before noon.
+        public let am: String
+        /// From noon.
+        public let pm: String
+
+        /// Names for a pattern, or `nil` unless there are exactly twelve months and seven weekdays.
+        public init?(months: [String], weekdays: [String], am: String, pm: String) {
+            guard months.count == 12, weekdays.count == 7 else { return nil }
+            (self.months, self.weekdays, self.am, self.pm) = (months, weekdays, am, pm)
+        }
+
+        /// Jan...Dec, Mon...Sun, AM and PM.
+        public static let english = Names(
+            months: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
+            weekdays: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"], am: "AM", pm: "PM")!
+    }
 
     /// The proleptic Gregorian date of a day number (days since 1970-01-01), after Howard Hinnant's
     /// `civil_from_days`.

@@ -10,7 +10,8 @@ extension ConsentDocument {
     /// more" link where a section has one, then the signature page with a block per slot, in the slots' order.
     ///
     /// Each section and the signature page get an outline entry; the running header is the title and the footer
-    /// "Page n of N". A signed slot's block shows the ink as vector paths over a line, the printed name under it
+    /// "Page n of N". The link's text, the footer and the month and weekday names of the dates are the document's
+    /// ``words``. A signed slot's block shows the ink as vector paths over a line, the printed name under it
     /// on the left and the date in the slot's pattern on the right; an unsigned slot's block is an empty line to
     /// sign on paper. Everything is set in the document's ``layoutDirection``. The PDF's creation date is the latest
     /// signing date, so the same signed copy always gives the same bytes.
@@ -37,7 +38,7 @@ extension ConsentDocument {
                 blocks.append(.heading(section.title, level: 2, bookmark: true))
                 add(section.content)
                 if let link = section.learnMore {
-                    blocks.append(.paragraph(Paragraph([TextRun("Learn more", link: link)], font: body, direction: direction)))
+                    blocks.append(.paragraph(Paragraph([TextRun(words.learnMore, link: link)], font: body, direction: direction)))
                 }
             }
         }
@@ -51,7 +52,7 @@ extension ConsentDocument {
             }
             let applied = appliedSignature(for: slot.identifier)
             let date = applied.flatMap { format.string(millisecondsSince1970: $0.date.millisecondsSince1970,
-                                                           utcOffsetMinutes: $0.date.utcOffsetMinutes) }
+                                                           utcOffsetMinutes: $0.date.utcOffsetMinutes, names: words.dateNames) }
             blocks.append(.heading(slot.title, level: 3, bookmark: false))
             var block = SignatureBlock(signature: applied?.signature ?? Signature(), signerName: applied?.name ?? "",
                                        date: date ?? "")
@@ -60,7 +61,8 @@ extension ConsentDocument {
         }
         let latest = appliedSignatures.max { $0.date.millisecondsSince1970 < $1.date.millisecondsSince1970 }
         return PagedDocument(blocks: blocks, setup: setup, title: title, subject: "Consent document",
-                             language: language, creationDate: latest?.date.iso8601, direction: direction)
+                             footer: words.pageNumber, language: language, creationDate: latest?.date.iso8601,
+                             direction: direction)
     }
 
     /// A paragraph of markup spans in `direction`.

@@ -91,11 +91,12 @@ extension ConsentDocument {
     /// The fields each object of the schema may have.
     private static let fields: [String: Set<String>] = [
         "document": ["title", "language", "direction", "sections", "reviewContent", "signaturePageTitle",
-                     "signaturePageContent", "slots", "sharing", "forms", "reasonForConsent"],
+                     "signaturePageContent", "slots", "sharing", "forms", "reasonForConsent", "words"],
         "sections": ["identifier", "kind", "title", "summary", "content", "learnMore"],
         "slots": ["identifier", "title", "requiresName", "requiresSignature", "dateFormat"],
         "forms": ["identifier", "title", "sections", "mandatory"],
         "sharing": ["investigator", "learnMore"],
+        "words": ConsentWords.fields,
     ]
 
     /// Refuses a field the schema does not have, naming it.
@@ -117,6 +118,7 @@ extension ConsentDocument {
             }
         }
         if case let .object(sharing)? = document["sharing"] { try check(sharing, kind: "sharing", at: "sharing") }
+        if case let .object(words)? = document["words"] { try check(words, kind: "words", at: "words") }
     }
 }
 

@@ -100,6 +100,15 @@ extension ConsentDocument {
             try text(sharing.investigator, "sharing.investigator", required: true)
             try text(sharing.learnMore, "sharing.learnMore", multiline: true)
         }
+        for word in words.named {
+            try text(word.text, "words." + word.field, required: true)
+            guard word.text.unicodeScalars.count <= ConsentWords.maxLength else {
+                throw .limitExceeded(field: "words." + word.field, limit: ConsentWords.maxLength, actual: word.text.unicodeScalars.count)
+            }
+        }
+        guard words.pageNumber.contains("{n}") else {
+            throw .invalidDocument(field: "words.pageNumber", message: "must contain {n}, where the page's number goes ({N} is the number of pages)")
+        }
     }
 
     /// Whether `tag` has the shape of a BCP 47 tag: a 2-3 letter (or 4-8 letter registered) language, then subtags

@@ -35,6 +35,9 @@ public struct ConsentDocument: Sendable, Hashable, Codable {
     public var forms: [ConsentForm]
     /// What the participant confirms on agreeing, shown in the agreement's confirmation.
     public var reasonForConsent: String
+    /// The engine's own words in the PDF (links, page numbers, dates' month names, the audit trail's headings) in
+    /// the document's language; default ``ConsentWords/english``.
+    public var words: ConsentWords
 
     /// The signatures applied so far, in the order they were applied. Not part of the JSON document: a signed
     /// copy's signatures travel in its ``ConsentRecord``.
@@ -57,10 +60,11 @@ public struct ConsentDocument: Sendable, Hashable, Codable {
     ///   - sharing: the sharing question, default `nil`.
     ///   - forms: the walk-through's forms, default none (one form of all sections).
     ///   - reasonForConsent: default ``defaultReasonForConsent``.
+    ///   - words: the engine's words in the document's language; default ``ConsentWords/english``.
     public init(title: String, language: String = "en", direction: TextDirection = .auto, sections: [ConsentSection],
                 reviewContent: String? = nil, signaturePageTitle: String = "Signatures", signaturePageContent: String = "",
                 slots: [SignatureSlot], sharing: SharingQuestion? = nil, forms: [ConsentForm] = [],
-                reasonForConsent: String = ConsentDocument.defaultReasonForConsent) {
+                reasonForConsent: String = ConsentDocument.defaultReasonForConsent, words: ConsentWords = .english) {
         self.title = title
         self.language = language
         self.direction = direction
@@ -72,6 +76,7 @@ public struct ConsentDocument: Sendable, Hashable, Codable {
         self.sharing = sharing
         self.forms = forms
         self.reasonForConsent = reasonForConsent
+        self.words = words
     }
 
     /// The forms the walk-through shows: ``forms``, or when there are none, one mandatory form named `consent`
@@ -92,7 +97,7 @@ public struct ConsentDocument: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case title, language, direction, sections, reviewContent, signaturePageTitle, signaturePageContent, slots,
-             sharing, forms, reasonForConsent
+             sharing, forms, reasonForConsent, words
     }
 
     /// Reads a document from JSON, as the schema in the "Consent documents" article describes it.
@@ -108,10 +113,12 @@ public struct ConsentDocument: Sendable, Hashable, Codable {
                   slots: try c.decode([SignatureSlot].self, forKey: .slots),
                   sharing: try c.decodeIfPresent(SharingQuestion.self, forKey: .sharing),
                   forms: try c.decodeIfPresent([ConsentForm].self, forKey: .forms) ?? [],
-                  reasonForConsent: try c.decodeIfPresent(String.self, forKey: .reasonForConsent) ?? Self.defaultReasonForConsent)
+                  reasonForConsent: try c.decodeIfPresent(String.self, forKey: .reasonForConsent) ?? Self.defaultReasonForConsent,
+                  words: try c.decodeIfPresent(ConsentWords.self, forKey: .words) ?? .english)
     }
 
-    /// Writes the document as JSON, every field explicit. ``appliedSignatures`` are not written.
+    /// Writes the document as JSON, every field explicit but ``words`` when they are all English (so that the digest
+    /// of a document written before there were words is the same). ``appliedSignatures`` are not written.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(title, forKey: .title)
@@ -125,6 +132,7 @@ public struct ConsentDocument: Sendable, Hashable, Codable {
         try c.encodeIfPresent(sharing, forKey: .sharing)
         try c.encode(forms, forKey: .forms)
         try c.encode(reasonForConsent, forKey: .reasonForConsent)
+        if words != .english { try c.encode(words, forKey: .words) }
     }
 
     // MARK: Signing

@@ -34,8 +34,8 @@ public struct ConsentSeal: Sendable {
     /// The name of the record inside a sealed PDF.
     public static let recordFileName = "consent-record.json"
 
-    /// The last page of a sealed consent: the document (title, SHA-256), each event of the submission under its time
-    /// and UTC offset (each form shown and decided, the sharing answer, the review agreed, each signature with its
+    /// The last page of a sealed consent, its headings and labels in the document's ``ConsentDocument/words``: the
+    /// document (title, SHA-256), each event of the submission under its time and UTC offset (each form shown and decided, the sharing answer, the review agreed, each signature with its
     /// signer, role and ink digest, and where it came from), and the record's content digest
     /// (``ConsentRecord/contentDigest``, given).
     func auditTrail(document: ConsentDocument, record: ConsentRecord, contentDigest: String, at now: ConsentDate) -> [DocumentBlock] {
@@ -71,11 +71,12 @@ public struct ConsentSeal: Sendable {
         // Every text given from outside (a user agent, a name) is one line: a line break in it cannot forge an entry.
         let body = TextFont(size: 10, language: "en")
         func paragraph(_ runs: [TextRun]) -> Paragraph { Paragraph(runs, font: body, direction: .leftToRight) }
+        let words = document.words
         var blocks: [DocumentBlock] = [
-            .pageBreak, .heading("Audit trail", level: 2, bookmark: true),
-            .paragraph(paragraph([TextRun("Document: \(Self.oneLine(document.title))")])),
-            .paragraph(paragraph([TextRun("Version: SHA-256 \(record.documentDigest)")])),
-            .heading("Events", level: 3, bookmark: false),
+            .pageBreak, .heading(words.auditTrail, level: 2, bookmark: true),
+            .paragraph(paragraph([TextRun("\(words.document): \(Self.oneLine(document.title))")])),
+            .paragraph(paragraph([TextRun("\(words.version): SHA-256 \(record.documentDigest)")])),
+            .heading(words.events, level: 3, bookmark: false),
         ]
         // Events in order under their time, each time written once for the events that follow it: the words of an
         // event (a form shown, the review agreed, the seal) are then the same in every consent to the document, and
@@ -90,7 +91,7 @@ public struct ConsentSeal: Sendable {
         }
         blocks += [
             .space(8),
-            .paragraph(paragraph([TextRun("Record: \(Self.recordFileName), attached to this PDF; SHA-256 of its content: \(contentDigest)")])),
+            .paragraph(paragraph([TextRun("\(words.record): \(Self.recordFileName), attached to this PDF; SHA-256 of its content: \(contentDigest)")])),
         ]
         return blocks
     }

@@ -163,7 +163,9 @@ class ConsentWalkThrough {
       $("title").textContent = section.title || "";
       if (section.summary) $("body").append(el("p", section.summary, { class: "summary" }));
       $("body").append(markup(section.content));
-      if (section.learnMore) $("body").append(el("a", "Learn more", { href: section.learnMore, rel: "noopener noreferrer", target: "_blank" }));
+      // The document's own words when it gives them (its "words"), as its PDF prints them.
+      const learnMore = (this.doc.words && this.doc.words.learnMore) || "Learn more";
+      if (section.learnMore) $("body").append(el("a", learnMore, { href: section.learnMore, rel: "noopener noreferrer", target: "_blank" }));
       this.button("Cancel", "cancel-flow", () => this.cancel());
       if (s.page > 0) this.button("Back", "back", () => this.go({ ...s, page: s.page - 1 }));
       if (!last) this.button("Next", "next", () => this.go({ ...s, page: s.page + 1 }));
