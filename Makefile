@@ -19,6 +19,7 @@ deps:
 	pkg-config --exists pangocairo 2>/dev/null || missing="$$missing libpango1.0-dev"; \
 	[ -f /usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf ] || missing="$$missing fonts-noto-core"; \
 	[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing="$$missing fonts-noto-cjk"; \
+	[ -f /usr/share/fonts/truetype/ecolier-court/Ecolier-court.ttf ] || missing="$$missing fonts-ecolier-court"; \
 	command -v pdfinfo >/dev/null || missing="$$missing poppler-utils"; \
 	command -v qpdf >/dev/null || missing="$$missing qpdf"; \
 	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \

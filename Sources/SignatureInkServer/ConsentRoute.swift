@@ -13,8 +13,8 @@ import SignatureInkStore
 /// the store, and answered with the consent's identifier, the signed PDF, the consent record and the page count.
 enum ConsentRoute {
     /// The body: `{submission?, document?, decisions: [{form, decision}], sharing?, utcOffsetMinutes?, pageSize?,
-    /// signers: [{slot, name?, ink?}]}`, `ink` being a signature in the native format as JSON text. A field it does
-    /// not have is refused.
+    /// signers: [{slot, name?, ink?, typed?}]}`, `ink` being a signature in the native format as JSON text and `typed`
+    /// the name a signer typed in its place. A field it does not have is refused.
     ///
     /// `submission` is an identifier the client chooses once per walk-through (a UUID in lower case): the consent is
     /// kept under it, and the same submission sent again (a retry after a lost answer) is answered with the consent
@@ -36,12 +36,14 @@ enum ConsentRoute {
             var slot: String
             var name: String?
             var ink: String?
+            var typed: String?
 
             init(from decoder: any Decoder) throws {
-                let fields = try StrictFields(decoder, ["slot", "name", "ink"])
+                let fields = try StrictFields(decoder, ["slot", "name", "ink", "typed"])
                 slot = try fields.value("slot")
                 name = try fields.optional("name")
                 ink = try fields.optional("ink")
+                typed = try fields.optional("typed")
             }
         }
 
@@ -126,7 +128,7 @@ enum ConsentRoute {
                     throw APIError(.unprocessableContent, "signers[\(i)].ink: the signature of '\(signer.slot)': \(error)")
                 }
             }
-            signers.append(.init(slot: signer.slot, name: signer.name, ink: ink))
+            signers.append(.init(slot: signer.slot, name: signer.name, ink: ink, typed: signer.typed))
         }
         let now = ConsentDate.currentMilliseconds()
         let seal = configuration.seal.map { identity in

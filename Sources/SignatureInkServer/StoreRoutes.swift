@@ -220,6 +220,9 @@ enum StoreRoutes {
         var name: String
         var date: String
         var signatureDigest: String?
+        /// `typed` for a typed signature; absent for a drawn one.
+        var kind: ConsentSignature.Kind?
+        var typedSignature: String?
     }
 
     struct ConsentSummary: Encodable {
@@ -245,7 +248,8 @@ enum StoreRoutes {
             pageSize = consent.record.pageSize
             pdfSHA256 = consent.record.pdfSHA256
             signers = consent.record.signers.map {
-                SignerSummary(slot: $0.slot, role: $0.role, name: $0.name, date: $0.date, signatureDigest: $0.signatureDigest)
+                SignerSummary(slot: $0.slot, role: $0.role, name: $0.name, date: $0.date, signatureDigest: $0.signatureDigest,
+                              kind: $0.kind, typedSignature: $0.typedSignature)
             }
             provenance = consent.provenance
             withdrawal = consent.withdrawal

@@ -55,6 +55,12 @@ struct ConsentSignCommand: ParsableCommand {
     @Option(name: .customLong("name"), help: ArgumentHelp("A signer's printed name.", valueName: "role=Given Family"))
     var names: [String] = []
 
+    @Option(name: .customLong("type"), help: ArgumentHelp("""
+        A signer's typed signature, in place of --sign: the name as the signer typed it, written in a handwriting \
+        face; refused where the slot requires a drawn signature.
+        """, valueName: "role=Given Family"))
+    var typed: [String] = []
+
     @Option(help: ArgumentHelp("""
         The signing date, ISO 8601: 2026-11-25, or 2026-11-25T14:30:00+01:00 (a time needs its offset). Default: \
         each ink's capture time when it has one, else now, in UTC.
@@ -104,7 +110,7 @@ struct ConsentSignCommand: ParsableCommand {
         if let date, ConsentDate(iso8601: date) == nil {
             throw ValidationError("--date: '\(date)' is not an ISO 8601 date such as 2026-11-25 or 2026-11-25T14:30:00+01:00")
         }
-        for pair in signatures + names where !pair.contains("=") {
+        for pair in signatures + names + typed where !pair.contains("=") {
             throw ValidationError("'\(pair)' must be ROLE=VALUE")
         }
         if output == record { throw ValidationError("--output and --record must be different files") }
@@ -135,10 +141,17 @@ struct ConsentSignCommand: ParsableCommand {
     private func sign() throws(InputFailure) {
         let consent = try loadConsentDocument(document)
         let given = date.flatMap { ConsentDate(iso8601: $0) }
-        // Each --sign is a signer; each --name joins the first signer of its slot without a name, else is one more.
+        // Each --sign is a signer, and each --type; each --name joins the first signer of its slot without a name, else
+        // is one more.
         var signers: [ConsentSubmission.Signer] = []
         for pair in signatures {
             signers.append(.init(slot: slot(pair, in: consent), ink: try input.loader.load(value(pair)), date: given))
+        }
+        for pair in typed {
+            let role = slot(pair, in: consent)
+            if let k = signers.firstIndex(where: { $0.slot == role && $0.typed == nil && $0.ink == nil }) { signers[k].typed = value(pair) } else {
+                signers.append(.init(slot: role, typed: value(pair), date: given))
+            }
         }
         for pair in names {
             let role = slot(pair, in: consent)
@@ -189,11 +202,13 @@ struct ConsentSignCommand: ParsableCommand {
         case let .decision(form): return notNow.contains(form) ? "--not-now" : "--deny"
         case .sharing: return "--sharing"
         case let .signer(role):
-            let inked = signatures.filter { slot($0, in: consent) == role }.count
+            let drawn = signatures.filter { slot($0, in: consent) == role }.count
+            let inked = drawn + typed.filter { slot($0, in: consent) == role }.count
             let named = names.filter { slot($0, in: consent) == role }.count
-            return inked > 1 || (inked == 1 && named < 2) ? "--sign" : "--name"
+            return inked > 1 || (inked == 1 && named < 2) ? (drawn > 0 ? "--sign" : "--type") : "--name"
         case .name: return "--name"
-        case .ink: return "--sign"
+        case let .ink(role):
+            return typed.contains { slot($0, in: consent) == role } && !signatures.contains { slot($0, in: consent) == role } ? "--type" : "--sign"
         case .utcOffset: return "--date"
         }
     }

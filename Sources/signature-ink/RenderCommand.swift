@@ -91,9 +91,10 @@ struct RenderJob: Sendable {
         }
         let draw = Draw(request: request, renderer: renderer, penColorText: penColorText)
         let decorations = renderer.options.decorations
-        if batch.workerCount > 1, !(decorations.watermark ?? "").isEmpty || decorations.timestamp != nil,
-           ndjson || inputs.count > 1 || inputs.first.map(InputExpander.isDirectory) == true {
-            // Text on every worker at once: every face opened once for good, or the text is set one worker at a time.
+        // Text on every worker at once: every face opened once for good, or the text is set one worker at a time. (The
+        // count of workers last: for one file, the count of cores is not looked up at all.)
+        if !(decorations.watermark ?? "").isEmpty || decorations.timestamp != nil,
+           ndjson || inputs.count > 1 || inputs.first.map(InputExpander.isDirectory) == true, batch.workerCount > 1 {
             try? ProjectFonts.openEveryFace()
         }
         let frames = self.frames

@@ -415,13 +415,22 @@ def consent(driver, base, downloads, server_binary):
         driver.find_element(By.ID, "name").send_keys(name)
         click("next")
         wait.until(lambda d: step() == "signature")
-        driver.find_element(By.ID, "pad").click()
-        draw(driver, driver.find_element(By.ID, "canvas"), [wave(60, 330, 100, 28), [(90, 140), (320, 146)]])
-        wait.until(lambda d: state(d) == "signed")
-        click("save")
-        wait.until(lambda d: state(d) == "saved")
-        wait.until(lambda d: d.find_element(By.ID, "next").get_attribute("disabled") is None)
-        shot(driver, "10-consent-signature")
+        if name == "Ada Lovelace":
+            driver.find_element(By.ID, "pad").click()
+            draw(driver, driver.find_element(By.ID, "canvas"), [wave(60, 330, 100, 28), [(90, 140), (320, 146)]])
+            wait.until(lambda d: state(d) == "signed")
+            click("save")
+            wait.until(lambda d: state(d) == "saved")
+            wait.until(lambda d: d.find_element(By.ID, "next").get_attribute("disabled") is None)
+            shot(driver, "10-consent-signature")
+        else:
+            # The second signer types a name instead of drawing: Next waits for it.
+            typed = driver.find_element(By.ID, "typed")
+            check(typed.is_displayed() and driver.find_element(By.ID, "next").get_attribute("disabled") is not None,
+                  "a signer may type a name instead of drawing, and Next waits for one or the other")
+            typed.send_keys("C. Babbage")
+            wait.until(lambda d: d.find_element(By.ID, "next").get_attribute("disabled") is None)
+            shot(driver, "10-consent-typed-signature")
         click("next")
     wait.until(lambda d: step() == "done")
     shot(driver, "11-consent-done")
@@ -436,6 +445,7 @@ def consent(driver, base, downloads, server_binary):
     check(data.startswith(b"%PDF") and checked == 0, "the signed consent PDF downloads and passes qpdf --check")
     check("Ada Lovelace" in text and "Charles Babbage" in text and "Signatures" in text,
           "the PDF names both signers")
+    check("C. Babbage" in text, "the typed signature is written in the PDF")
     click("download-record")
     record_bytes = downloaded(downloads, "consent-record.json")
     try:
@@ -447,6 +457,10 @@ def consent(driver, base, downloads, server_binary):
           and record.get("sharing") == "investigatorOnly"
           and [s.get("name") for s in record.get("signers", [])] == ["Ada Lovelace", "Charles Babbage"],
           "the record holds the decisions, the sharing answer and the signers as walked")
+    signers = record.get("signers", [{}, {}])
+    check(signers[1].get("kind") == "typed" and signers[1].get("typedSignature") == "C. Babbage"
+          and "signature" not in signers[1] and "signature" in signers[0],
+          "the record says the second signature was typed, keeps its text, and the first was drawn")
     # The server kept it before answering: the page gives its reference, and the administrator reads back the same
     # PDF and record.
     match = re.search(r"kept under the reference ([0-9a-f-]{36})", driver.find_element(By.TAG_NAME, "body").text)

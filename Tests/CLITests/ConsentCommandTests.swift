@@ -42,6 +42,38 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir.path("signed.pdf"))) != pdf)
     }
 
+    /// `--type` signs with a typed name in place of `--sign`: the record says so and keeps the text, and a slot that
+    /// requires a drawn signature refuses it, naming `--type`.
+    @Test func aTypedSignatureSignsAndASlotThatRequiresDrawingRefusesIt() throws {
+        let dir = try TemporaryDirectory()
+        let arguments = ["consent", Self.document, "--type", "participant=A. Lovelace", "--name", "participant=Ada Lovelace",
+                         "--sign", "investigator=\(TestData.sampleStrokes.appendingPathComponent("short-name.json").path)",
+                         "--name", "investigator=Charles Babbage", "--sharing", "investigatorOnly",
+                         "-o", dir.path("typed.pdf"), "--record", dir.path("typed.json")]
+        let r = try CLIRunner.run(arguments)
+        #expect(r.status == 0, "\(r.stderr)")
+        let record = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("typed.json")))) as? [String: Any]
+        let participant = (record?["signers"] as? [[String: Any]])?.first { $0["slot"] as? String == "participant" }
+        #expect(participant?["kind"] as? String == "typed" && participant?["typedSignature"] as? String == "A. Lovelace")
+        #expect(participant?["signature"] == nil)
+        let verified = try CLIRunner.run(["consent", "verify", dir.path("typed.json"), dir.path("typed.pdf")])
+        #expect(verified.status == 0, "\(verified.stderr)")
+
+        // The same with a document whose participant must draw: refused, nothing written.
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.document))) as? [String: Any])
+        var slots = try #require(document["slots"] as? [[String: Any]])
+        slots[0]["requiresDrawnSignature"] = true
+        document["slots"] = slots
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: dir.path("drawn-only.json")))
+        var refused = arguments
+        refused[1] = dir.path("drawn-only.json")
+        refused[refused.count - 3] = dir.path("refused.pdf")
+        let no = try CLIRunner.run(refused)
+        #expect(no.status == 1)
+        #expect(no.stderr.contains("--type") && no.stderr.contains("requires a drawn signature"), "\(no.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("refused.pdf")))
+    }
+
     @Test func aConsentSignedWithStoreIsKeptThereAsWritten() async throws {
         let dir = try TemporaryDirectory()
         let store = dir.path("store")

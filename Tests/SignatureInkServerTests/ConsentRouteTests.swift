@@ -134,6 +134,32 @@ import Testing
         #expect(cli.record.map { String(decoding: $0, as: UTF8.self) } == answer["record"] as? String)
     }
 
+    /// A signer may type their name in place of ink (`typed`): the record says so and keeps it; with ink too, or
+    /// where the document's slot requires a drawn signature, the route answers 422 naming the member.
+    @Test func aTypedSignatureIsSignedAndRefusedWhereTheSlotRequiresDrawing() async throws {
+        var signers = try Self.signers()
+        signers[0]["ink"] = nil
+        signers[0]["typed"] = "A. Lovelace"
+        let (status, answer) = try await Self.post(try Self.body(signers: signers))
+        #expect(status == .ok, "\(answer)")
+        let record = try ConsentRecord(json: Array((answer["record"] as? String ?? "").utf8))
+        #expect(record.signers[0].kind == .typed && record.signers[0].typedSignature == "A. Lovelace" && record.signers[0].signature == nil)
+        let pdf = try #require(Data(base64Encoded: answer["pdf"] as? String ?? ""))
+        #expect(try PDFCheck.text(Array(pdf)).contains("A. Lovelace"))
+
+        signers[0]["ink"] = try Self.text("long-name.json")
+        let both = try await Self.post(try Self.body(signers: signers))
+        #expect(both.status == .unprocessableContent)
+        #expect(both.answer["error"] as? String == "signers[0].ink: the signature of 'participant' is either drawn or typed, not both")
+
+        var drawnOnly = try ConsentDocument(json: Array(try Data(contentsOf: Self.document)))
+        drawnOnly.slots[0].requiresDrawnSignature = true
+        signers[0]["ink"] = nil
+        let refused = try await Self.post(try Self.body(signers: signers), document: drawnOnly)
+        #expect(refused.status == .unprocessableContent)
+        #expect(refused.answer["error"] as? String == "signers[0].ink: signature slot 'participant' requires a drawn signature")
+    }
+
     @Test func aServerWithASealSealsEachConsentAndNamesTheUserAgentInItsAuditTrail() async throws {
         var configuration = ServerConfiguration()
         configuration.seal = try PDFSigningIdentity(keyPEM: TestPKI.p256.keyPEM, certificatePEM: TestPKI.p256.certificatePEM,
@@ -214,7 +240,7 @@ import Testing
         ("an unknown field", { try body(extra: ["date": "2026-11-25"]) },
          "body: unknown field 'date'; expected one of submission, document, decisions, sharing, utcOffsetMinutes, pageSize, signers"),
         ("an unknown signer field", { try body(signers: [["slot": "participant", "nmae": "Ada"]]) },
-         "signers[0]: unknown field 'nmae'; expected one of slot, name, ink"),
+         "signers[0]: unknown field 'nmae'; expected one of slot, name, ink, typed"),
         ("an unknown decision", { try body(decisions: [["form": "study", "decision": "maybe"]]) },
          "decisions[0].decision: 'maybe' is not one of allowed, denied, notNow"),
         ("an unknown sharing answer", { try body(sharing: "everyone") }, "sharing: 'everyone' is not one of broadly, investigatorOnly"),

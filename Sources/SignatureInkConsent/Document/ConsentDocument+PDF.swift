@@ -56,6 +56,7 @@ extension ConsentDocument {
             blocks.append(.heading(slot.title, level: 3, bookmark: false))
             var block = SignatureBlock(signature: applied?.signature ?? Signature(), signerName: applied?.name ?? "",
                                        date: date ?? "")
+            block.typedSignature = applied?.typedSignature
             block.direction = direction
             blocks.append(.signature(block, height: Self.signatureBlockHeight))
         }

@@ -91,6 +91,9 @@ public struct ConsentFlow: Sendable {
         case enterDate(ConsentDate)
         /// Takes the signature saved in ``ConsentFlow/captureSession`` and goes on.
         case acceptSignature
+        /// Signs with a typed name instead of drawing, and goes on: for a person who cannot draw. Refused where the
+        /// slot requires a drawn signature (``SignatureSlot/requiresDrawnSignature``).
+        case typeSignature(String)
     }
 
     /// Why an event was refused.
@@ -99,6 +102,8 @@ public struct ConsentFlow: Sendable {
         case notOffered(Event, at: Step)
         /// The name is empty, too long or has control characters.
         case invalidName(String)
+        /// The typed signature is empty, too long or has control characters, or the slot requires a drawn one.
+        case invalidTypedSignature(String)
         /// The signature has not been saved in the capture session (its state is given).
         case signatureNotSaved(CaptureSession.State)
         /// The capture session refused an action.
@@ -108,6 +113,7 @@ public struct ConsentFlow: Sendable {
             switch self {
             case let .notOffered(event, step): return "\(event) is not offered at \(step)"
             case let .invalidName(message): return "the name cannot be used: \(message)"
+            case let .invalidTypedSignature(message): return "the typed signature cannot be used: \(message)"
             case let .signatureNotSaved(state): return "the signature is not saved yet (the capture is \(state.rawValue))"
             case let .capture(refusal): return "\(refusal)"
             }
@@ -194,7 +200,8 @@ public struct ConsentFlow: Sendable {
         case .review: return [.agree, .disagree, .cancel]
         case .confirmingAgreement: return [.confirmAgreement(true), .confirmAgreement(false)]
         case .name: return [.enterName(""), .enterDate(.unixEpoch), .cancel]
-        case .signature: return [.acceptSignature, .enterDate(.unixEpoch), .cancel]
+        case let .signature(k):
+            return [.acceptSignature] + (signers[k].requiresDrawnSignature ? [] : [.typeSignature("")]) + [.enterDate(.unixEpoch), .cancel]
         case .completed, .abandoned, .declined: return []
         }
     }
@@ -258,6 +265,14 @@ public struct ConsentFlow: Sendable {
                 signature.pens = replayed.ink.pens
             }
             finishSigner(k, signature: signature, savedAt: record.savedAt)
+        case let (.signature(k), .typeSignature(text)):
+            let typed = text.trimmingWhitespace()
+            guard !signers[k].requiresDrawnSignature else {
+                throw .invalidTypedSignature("\(signers[k].title) must draw the signature")
+            }
+            do { try ConsentSignature.validate(name: typed, field: "typed signature") } catch { throw .invalidTypedSignature("\(error)") }
+            guard !typed.isEmpty else { throw .invalidTypedSignature("a typed signature needs the name typed") }
+            finishSigner(k, signature: nil, typed: typed, savedAt: nil)
         default:
             throw refuse
         }
@@ -339,10 +354,11 @@ public struct ConsentFlow: Sendable {
     }
 
     /// Records signer `k`'s signature, dated by the one rule (a clock out of range gives ``ConsentDate/unixEpoch``).
-    private mutating func finishSigner(_ k: Int, signature: Signature?, savedAt: Double?) {
+    private mutating func finishSigner(_ k: Int, signature: Signature?, typed: String? = nil, savedAt: Double?) {
         let date = ConsentDate.signing(given: pendingDate, inkStartTime: signature?.startTime, now: savedAt ?? clock(),
                                        utcOffsetMinutes: utcOffsetMinutes) ?? .unixEpoch
-        signatures.append(ConsentSignature(slot: signers[k].identifier, name: pendingName, signature: signature, date: date))
+        signatures.append(ConsentSignature(slot: signers[k].identifier, name: pendingName, signature: signature,
+                                           typedSignature: typed, date: date))
         captureSession = nil
         step = signerStep(k + 1)
     }

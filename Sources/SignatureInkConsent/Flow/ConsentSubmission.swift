@@ -33,8 +33,11 @@ public struct ConsentSubmission: Sendable, Hashable {
         public var slot: String
         /// The printed name, or `nil` (an empty or blank name is none); given exactly when the slot requires one.
         public var name: String?
-        /// The drawn signature, or `nil`; given exactly when the slot requires one.
+        /// The drawn signature, or `nil`; given exactly when the slot requires a signature and it is not ``typed``.
         public var ink: Signature?
+        /// The name typed in place of drawing, or `nil`; refused with ``ink``, or where the slot requires a drawn
+        /// signature.
+        public var typed: String?
         /// The date the signer states, or `nil` for the ink's capture time or the time of signing (see
         /// ``ConsentDate/signing(given:inkStartTime:now:utcOffsetMinutes:)``).
         public var date: ConsentDate?
@@ -44,11 +47,13 @@ public struct ConsentSubmission: Sendable, Hashable {
         ///   - slot: the slot's identifier.
         ///   - name: the printed name; default `nil`.
         ///   - ink: the signature; default `nil`.
+        ///   - typed: the name typed in place of the ink; default `nil`.
         ///   - date: the stated date; default `nil`.
-        public init(slot: String, name: String? = nil, ink: Signature? = nil, date: ConsentDate? = nil) {
+        public init(slot: String, name: String? = nil, ink: Signature? = nil, typed: String? = nil, date: ConsentDate? = nil) {
             self.slot = slot
             self.name = name
             self.ink = ink
+            self.typed = typed
             self.date = date
         }
     }
@@ -183,10 +188,20 @@ public struct ConsentSubmission: Sendable, Hashable {
                 default: throw refuse(.name(slot: id), "the name of '\(id)' cannot be used")
                 }
             }
-            if signer.ink != nil && !slot.requiresSignature {
+            if (signer.ink != nil || signer.typed != nil) && !slot.requiresSignature {
                 throw refuse(.ink(slot: id), "signature slot '\(id)' takes no signature")
             }
             if signer.ink?.isEmpty == true { signer.ink = nil }
+            if let typed = signer.typed {
+                if signer.ink != nil { throw refuse(.ink(slot: id), "the signature of '\(id)' is either drawn or typed, not both") }
+                if slot.requiresDrawnSignature { throw refuse(.ink(slot: id), "signature slot '\(id)' requires a drawn signature") }
+                let text = typed.trimmingWhitespace()
+                do { try ConsentSignature.validate(name: text, field: "typed signature") } catch {
+                    throw refuse(.ink(slot: id), "the typed signature of '\(id)': \(error)")
+                }
+                guard !text.isEmpty else { throw refuse(.ink(slot: id), "the typed signature of '\(id)' is empty") }
+                signer.typed = text
+            }
             given[id] = signer
         }
         var collected: [Signer] = []
@@ -195,7 +210,7 @@ public struct ConsentSubmission: Sendable, Hashable {
             if slot.requiresName && signer.name == nil {
                 throw refuse(.name(slot: slot.identifier), "\(ConsentError.missingName(slot: slot.identifier))")
             }
-            if slot.requiresSignature && signer.ink == nil {
+            if slot.requiresSignature && signer.ink == nil && signer.typed == nil {
                 throw refuse(.ink(slot: slot.identifier), "\(ConsentError.missingSignature(slot: slot.identifier))")
             }
             collected.append(signer)
@@ -265,6 +280,10 @@ public struct ConsentSubmission: Sendable, Hashable {
                 try send(.enterName(signer.name ?? ""), .name(slot: slot.identifier))
                 continue
             }
+            if let typed = signer.typed {
+                try send(.typeSignature(typed), .ink(slot: slot.identifier))
+                continue
+            }
             guard let ink = signer.ink else {
                 throw .invalidSubmission(.ink(slot: slot.identifier), message: "\(ConsentError.missingSignature(slot: slot.identifier))")
             }
@@ -305,7 +324,7 @@ public struct ConsentSubmission: Sendable, Hashable {
     private static func refusal(_ refusal: ConsentFlow.Refusal, _ field: Field) -> ConsentError {
         switch refusal {
         case .notOffered: .invalidSubmission(field, message: "the walk-through does not take it at this point")
-        case .invalidName, .signatureNotSaved, .capture: .invalidSubmission(field, message: "\(refusal)")
+        case .invalidName, .invalidTypedSignature, .signatureNotSaved, .capture: .invalidSubmission(field, message: "\(refusal)")
         }
     }
 }

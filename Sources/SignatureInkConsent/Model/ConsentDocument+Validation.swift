@@ -72,6 +72,9 @@ extension ConsentDocument {
             let field = "slots[\(i)]"
             try identifier(slot.identifier, field + ".identifier", seen: &slotIDs)
             try text(slot.title, field + ".title", required: true)
+            if slot.requiresDrawnSignature && !slot.requiresSignature {
+                throw .invalidDocument(field: field + ".requiresDrawnSignature", message: "a slot that takes no signature cannot require a drawn one")
+            }
             do {
                 _ = try TimestampFormat(pattern: slot.dateFormat)
             } catch {

@@ -142,13 +142,23 @@ public struct ConsentDocument: Sendable, Hashable, Codable {
     /// - Returns: the signed copy.
     /// - Throws: ``ConsentError/unknownSlot(_:known:)``, ``ConsentError/alreadySigned(slot:)``,
     ///   ``ConsentError/missingName(slot:)`` or ``ConsentError/missingSignature(slot:)`` as the slot requires, and
-    ///   ``ConsentError/invalidSignature(field:message:)`` for a name that is too long or has control characters.
+    ///   ``ConsentError/invalidSignature(field:message:)`` for a name or typed signature that is too long or has control
+    ///   characters, a signature both drawn and typed, or a typed one where the slot requires a drawn one.
     public func signing(_ signature: ConsentSignature) throws(ConsentError) -> ConsentDocument {
         guard let slot = slot(signature.slot) else { throw .unknownSlot(signature.slot, known: slots.map(\.identifier)) }
         guard !appliedSignatures.contains(where: { $0.slot == signature.slot }) else { throw .alreadySigned(slot: signature.slot) }
         try ConsentSignature.validate(name: signature.name, field: "name of '\(slot.identifier)'")
         if slot.requiresName && signature.name.isEmpty { throw .missingName(slot: slot.identifier) }
-        if slot.requiresSignature && (signature.signature?.isEmpty ?? true) { throw .missingSignature(slot: slot.identifier) }
+        if let typed = signature.typedSignature {
+            let field = "typed signature of '\(slot.identifier)'"
+            try ConsentSignature.validate(name: typed, field: field)
+            if typed.isEmpty { throw .missingSignature(slot: slot.identifier) }
+            if signature.signature != nil { throw .invalidSignature(field: field, message: "a signature is either drawn or typed, not both") }
+            if !slot.requiresSignature { throw .invalidSignature(field: field, message: "the slot takes no signature") }
+            if slot.requiresDrawnSignature { throw .invalidSignature(field: field, message: "the slot requires a drawn signature") }
+        } else if slot.requiresSignature && (signature.signature?.isEmpty ?? true) {
+            throw .missingSignature(slot: slot.identifier)
+        }
         var copy = self
         copy.appliedSignatures.append(signature)
         return copy

@@ -95,8 +95,11 @@ public struct SignatureSlot: Sendable, Hashable, Codable {
     public var title: String
     /// Whether the signer must give a printed name; default `true`.
     public var requiresName: Bool
-    /// Whether the signer must draw a signature; default `true`.
+    /// Whether the signer must sign (draw, or type where the slot allows it); default `true`.
     public var requiresSignature: Bool
+    /// Whether the signature must be drawn: a typed signature is then refused. Default `false`: a person who cannot
+    /// draw may type their name instead.
+    public var requiresDrawnSignature: Bool
     /// The pattern the signing date is printed with (Unicode TR35 letters, as `SignatureInkRender`'s
     /// `TimestampFormat` reads them); default `yyyy-MM-dd`, the ISO 8601 calendar date. `YYYY`, the week-based
     /// year, is refused: it prints the wrong year around New Year.
@@ -110,25 +113,42 @@ public struct SignatureSlot: Sendable, Hashable, Codable {
     ///   - identifier: unique name in the document.
     ///   - title: the role as printed.
     ///   - requiresName: whether a printed name is required; default `true`.
-    ///   - requiresSignature: whether a drawn signature is required; default `true`.
+    ///   - requiresSignature: whether a signature is required; default `true`.
+    ///   - requiresDrawnSignature: whether it must be drawn (no typed signature); default `false`.
     ///   - dateFormat: date pattern; default ``defaultDateFormat``.
     public init(identifier: String, title: String, requiresName: Bool = true, requiresSignature: Bool = true,
-                dateFormat: String = SignatureSlot.defaultDateFormat) {
+                requiresDrawnSignature: Bool = false, dateFormat: String = SignatureSlot.defaultDateFormat) {
         self.identifier = identifier
         self.title = title
         self.requiresName = requiresName
         self.requiresSignature = requiresSignature
+        self.requiresDrawnSignature = requiresDrawnSignature
         self.dateFormat = dateFormat
     }
 
-    private enum CodingKeys: String, CodingKey { case identifier, title, requiresName, requiresSignature, dateFormat }
+    private enum CodingKeys: String, CodingKey {
+        case identifier, title, requiresName, requiresSignature, requiresDrawnSignature, dateFormat
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(identifier: try c.decode(String.self, forKey: .identifier), title: try c.decode(String.self, forKey: .title),
                   requiresName: try c.decodeIfPresent(Bool.self, forKey: .requiresName) ?? true,
                   requiresSignature: try c.decodeIfPresent(Bool.self, forKey: .requiresSignature) ?? true,
+                  requiresDrawnSignature: try c.decodeIfPresent(Bool.self, forKey: .requiresDrawnSignature) ?? false,
                   dateFormat: try c.decodeIfPresent(String.self, forKey: .dateFormat) ?? Self.defaultDateFormat)
+    }
+
+    /// Writes the slot; ``requiresDrawnSignature`` only when set, so that the digest of a document written before it
+    /// existed is the same.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(identifier, forKey: .identifier)
+        try c.encode(title, forKey: .title)
+        try c.encode(requiresName, forKey: .requiresName)
+        try c.encode(requiresSignature, forKey: .requiresSignature)
+        if requiresDrawnSignature { try c.encode(true, forKey: .requiresDrawnSignature) }
+        try c.encode(dateFormat, forKey: .dateFormat)
     }
 }
 

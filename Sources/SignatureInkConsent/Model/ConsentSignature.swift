@@ -1,14 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 public import SignatureInk
 
-/// One signer's signature on a consent document: the slot, the printed name, the drawn ink and the date.
+/// One signer's signature on a consent document: the slot, the printed name, the drawn ink (or the name typed in
+/// its place) and the date.
 public struct ConsentSignature: Sendable, Hashable {
+    /// How a signature was given.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Drawn: ink.
+        case drawn
+        /// Typed: the signer typed their name instead of drawing (``ConsentSignature/typedSignature``).
+        case typed
+        /// Neither: the slot asks for no signature.
+        case none
+    }
+
     /// The identifier of the ``SignatureSlot`` signed.
     public var slot: String
     /// The printed name as the signer gave it ("Given Family"); empty when the slot needs none.
     public var name: String
-    /// The drawn signature, or `nil` when the slot needs none.
+    /// The drawn signature, or `nil` when the slot needs none or the signer typed.
     public var signature: Signature?
+    /// The name the signer typed in place of drawing, or `nil` (drawn, or no signature). A person who cannot draw
+    /// may type; a slot may require a drawn signature (``SignatureSlot/requiresDrawnSignature``).
+    public var typedSignature: String?
     /// When it was signed, and in which time zone the date is printed.
     public var date: ConsentDate
 
@@ -20,13 +34,19 @@ public struct ConsentSignature: Sendable, Hashable {
     ///   - slot: the slot's identifier.
     ///   - name: the printed name; surrounding white space is removed.
     ///   - signature: the ink, or `nil`.
+    ///   - typedSignature: the name typed in place of the ink, or `nil` (the default); surrounding white space is
+    ///     removed.
     ///   - date: when it was signed.
-    public init(slot: String, name: String, signature: Signature?, date: ConsentDate) {
+    public init(slot: String, name: String, signature: Signature?, typedSignature: String? = nil, date: ConsentDate) {
         self.slot = slot
         self.name = name.trimmingWhitespace()
         self.signature = signature
+        self.typedSignature = typedSignature?.trimmingWhitespace()
         self.date = date
     }
+
+    /// Whether the signature was drawn, typed, or not given.
+    public var kind: Kind { typedSignature != nil ? .typed : signature != nil ? .drawn : .none }
 
     /// Throws unless `name` is at most ``maxNameLength`` characters with no control characters.
     static func validate(name: String, field: String) throws(ConsentError) {

@@ -57,7 +57,8 @@ public struct ConsentSeal: Sendable {
         events.append((time, "Review agreed"))
         for signer in record.signers {
             let who = signer.name.isEmpty ? "Signed" : "Signed by \(signer.name)"
-            let ink = signer.signatureDigest.map { "; ink SHA-256 \($0)" } ?? "; no ink"
+            let ink = signer.typedSignature.map { "; typed signature “\($0)”" }
+                ?? signer.signatureDigest.map { "; ink SHA-256 \($0)" } ?? "; no ink"
             events.append((signer.date, "\(who) as \(signer.role)\(ink)"))
         }
         if clientAddress != nil || userAgent != nil {

@@ -25,6 +25,32 @@ public struct ConsentRecord: Sendable, Hashable, Codable {
         public var signatureDigest: String?
         /// The signature in the engine's native JSON format, or `nil` without ink.
         public var signature: String?
+        /// `typed` for a signature the signer typed in place of drawing (its text is ``typedSignature``); `nil` for a
+        /// drawn one, or none, as in every record written before typed signatures.
+        public var kind: ConsentSignature.Kind?
+        /// The name the signer typed in place of drawing, or `nil`.
+        public var typedSignature: String?
+
+        /// A signer's entry.
+        /// - Parameters:
+        ///   - slot: the slot's identifier.
+        ///   - role: the role title.
+        ///   - name: the printed name.
+        ///   - date: ISO 8601 with the offset.
+        ///   - signatureDigest: SHA-256 of the ink's canonical samples, or `nil`.
+        ///   - signature: the ink in the native format, or `nil`.
+        ///   - typedSignature: the typed name, or `nil`; with one, ``kind`` is `typed`.
+        public init(slot: String, role: String, name: String, date: String, signatureDigest: String?, signature: String?,
+                    typedSignature: String? = nil) {
+            self.slot = slot
+            self.role = role
+            self.name = name
+            self.date = date
+            self.signatureDigest = signatureDigest
+            self.signature = signature
+            self.kind = typedSignature == nil ? nil : .typed
+            self.typedSignature = typedSignature
+        }
     }
 
     /// The record's format version.
@@ -70,7 +96,8 @@ public struct ConsentRecord: Sendable, Hashable, Codable {
                 }
             }
             signers.append(Signer(slot: slot.identifier, role: slot.title, name: applied.name, date: applied.date.iso8601,
-                                  signatureDigest: applied.signature.map { SignatureRecord.digest(of: $0) }, signature: text))
+                                  signatureDigest: applied.signature.map { SignatureRecord.digest(of: $0) }, signature: text,
+                                  typedSignature: applied.typedSignature))
         }
         self.signers = signers
         self.pageSize = pageSize
@@ -169,6 +196,14 @@ public struct ConsentRecord: Sendable, Hashable, Codable {
                 }
             default:
                 problems.append(Mismatch(field: field, message: "has a signature without its digest or a digest without its signature"))
+            }
+            switch (signer.kind, signer.typedSignature) {
+            case (nil, nil), (.typed?, _?): break
+            default:
+                problems.append(Mismatch(field: field + ".kind", message: "a typed signature needs kind 'typed' and its text, and only a typed one has them"))
+            }
+            if signer.typedSignature != nil && signer.signature != nil {
+                problems.append(Mismatch(field: field, message: "has both ink and a typed signature"))
             }
         }
         return problems

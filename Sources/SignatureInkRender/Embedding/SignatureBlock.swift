@@ -2,7 +2,8 @@
 public import SignatureInk
 
 /// A signature as a form shows it: the ink over a line, the signer's name under the line on the left and the
-/// date on the right.
+/// date on the right. A typed signature (``typedSignature``) takes the place of the ink: the name the signer typed,
+/// written over the line in a handwriting face.
 ///
 /// ResearchKit's consent PDF draws the same block with the signature as a raster image; this one stays vector
 /// in PDF. The ink is fitted into the space above the line (keeping its aspect, centred), in the renderer
@@ -10,6 +11,9 @@ public import SignatureInk
 public struct SignatureBlock: Sendable {
     /// The signature drawn over the line.
     public var signature: Signature
+    /// The name the signer typed in place of drawing, written over the line in the handwriting face (Ecolier;
+    /// other scripts in the project's other fonts) instead of ``signature``; `nil` (the default) for the ink.
+    public var typedSignature: String?
     /// The signer's name, written under the line on the left; empty for none.
     public var signerName: String
     /// The date written under the line on the right, or `nil` for none.
@@ -74,11 +78,18 @@ public struct SignatureBlock: Sendable {
         o.penWidth = Swift.min(o.penWidth, lineY / 4)
         // The ink sits on the line: its box ends a little below it, as handwriting crosses the line.
         let inkBox = Rect(x: rect.minX, y: rect.minY, width: rect.width, height: lineY + o.padding / 2)
-        try SignatureRenderer(options: o).draw(signature, in: inkBox, on: target, framing: .fit)
+        let typed = typedSignature.flatMap { $0.isEmpty ? nil : $0 }
+        if typed == nil { try SignatureRenderer(options: o).draw(signature, in: inkBox, on: target, framing: .fit) }
 
         let context = try CairoContext(borrowing: target.unsafeContext)
         context.save()
         context.translate(rect.minX, rect.minY)
+        if let typed {
+            do { try drawTyped(typed, width: rect.width, lineY: lineY, on: context) } catch {
+                context.restore()
+                throw error
+            }
+        }
         context.setSource(lineColor)
         context.moveTo(Point(0, lineY))
         context.lineTo(Point(rect.width, lineY))
@@ -101,6 +112,21 @@ public struct SignatureBlock: Sendable {
         }
         context.restore()
         try context.check()
+    }
+
+    /// Writes a typed signature on the line, in the pen's colour, as large as the space above the line allows (at
+    /// most 60 % of it) and no wider than the block; from the left, or from the right in a right-to-left block.
+    private func drawTyped(_ text: String, width: Double, lineY: Double, on context: CairoContext) throws(RenderError) {
+        let margin = Swift.min(8, width / 12)
+        var font = TextFont(size: Swift.max(4, lineY * 0.6), handwriting: true)
+        let measured = try TextLine(text: text, font: font).metrics().width
+        if measured > width - 2 * margin, measured > 0 { font.size = Swift.max(4, font.size * (width - 2 * margin) / measured) }
+        let pen = options.penColor
+        context.setSource(Color(red: pen.red, green: pen.green, blue: pen.blue, alpha: UInt8(Double(pen.alpha) * options.opacity)))
+        let rightToLeft = direction == .rightToLeft
+        // The baseline a little above the line, as a hand writes on it.
+        try TextLine(text: text, font: font)
+            .draw(anchor: rightToLeft ? .end : .start, at: Point(rightToLeft ? width - margin : margin, lineY - font.size * 0.12), on: context)
     }
 
     /// The block alone as a one-page vector PDF.

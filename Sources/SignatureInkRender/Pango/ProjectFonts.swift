@@ -37,7 +37,8 @@ import Darwin
 /// sets again (a consent document's own text, in a batch of consents to it) is not laid out again.
 package enum ProjectFonts {
     /// Folders that hold the fonts, as Debian installs them.
-    static let directories = ["/usr/share/fonts/truetype/noto", "/usr/share/fonts/opentype/noto"]
+    static let directories = ["/usr/share/fonts/truetype/noto", "/usr/share/fonts/opentype/noto",
+                              "/usr/share/fonts/truetype/ecolier-court"]
 
     /// The font files used, by name; every other file in ``directories`` is left out.
     static let files = [
@@ -46,15 +47,17 @@ package enum ProjectFonts {
         "NotoSansHebrew-Regular.ttf", "NotoSansHebrew-Bold.ttf",
         "NotoSansDevanagari-Regular.ttf", "NotoSansDevanagari-Bold.ttf",
         "NotoSansCJK-Regular.ttc", "NotoSansCJK-Bold.ttc",
+        "Ecolier-court.ttf",
     ]
 
     /// The families in the order Pango tries them for each character, ending with the CJK family that suits
-    /// `language` (Japanese, Korean and traditional Chinese forms differ from simplified Chinese ones).
-    static func families(language: String) -> String {
+    /// `language` (Japanese, Korean and traditional Chinese forms differ from simplified Chinese ones); with
+    /// `handwriting`, the Ecolier cursive first (a typed signature).
+    static func families(language: String, handwriting: Bool = false) -> String {
         let tag = language.lowercased()
         let cjk = tag.hasPrefix("ja") ? "JP" : tag.hasPrefix("ko") ? "KR"
             : (tag.hasPrefix("zh-hant") || tag.hasPrefix("zh-tw") || tag.hasPrefix("zh-hk")) ? "TC" : "SC"
-        return "Noto Sans,Noto Sans Arabic,Noto Sans Hebrew,Noto Sans Devanagari,Noto Sans CJK \(cjk)"
+        return (handwriting ? "Ecolier_court," : "") + "Noto Sans,Noto Sans Arabic,Noto Sans Hebrew,Noto Sans Devanagari,Noto Sans CJK \(cjk)"
     }
 
     /// The fontconfig configuration: the folders, the system's and the user's font caches (so that no font is

@@ -15,6 +15,13 @@ public struct TextFont: Sendable, Hashable {
     /// A BCP 47 language tag (`en`, `ar`, `zh-Hant`, `ja`); default `und`, undetermined. It picks the glyph forms
     /// where scripts share characters (Chinese and Japanese) and the shaping rules of a script.
     public var language: String
+    /// Whether the handwriting face comes first, as for a typed signature: Ecolier, a joined school cursive (Debian's
+    /// `fonts-ecolier-court`, TrueType). Characters it lacks (any script but Latin) come from the other fonts.
+    /// Default `false`.
+    ///
+    /// Not Dancing Script, which looks the part: it is a CFF font, and Cairo 1.16's CFF subsetter writes some of its
+    /// glyphs broken (the "c" of "Lovelace" came out empty in every PDF viewer; fontTools cannot draw it either).
+    public var handwriting: Bool
 
     /// Creates a font.
     /// - Parameters:
@@ -22,11 +29,13 @@ public struct TextFont: Sendable, Hashable {
     ///   - bold: bold face, default `false`.
     ///   - italic: italic face, default `false`.
     ///   - language: BCP 47 tag, default `und`.
-    public init(size: Double, bold: Bool = false, italic: Bool = false, language: String = "und") {
+    ///   - handwriting: the handwriting face first, default `false`.
+    public init(size: Double, bold: Bool = false, italic: Bool = false, language: String = "und", handwriting: Bool = false) {
         self.size = size
         self.bold = bold
         self.italic = italic
         self.language = language
+        self.handwriting = handwriting
     }
 }
 
@@ -122,7 +131,7 @@ struct TextLine: Hashable {
                 throw .text("Pango could not make a font")
             }
             defer { pango.pango_font_description_free(description) }
-            pango.pango_font_description_set_family(description, ProjectFonts.families(language: font.language))
+            pango.pango_font_description_set_family(description, ProjectFonts.families(language: font.language, handwriting: font.handwriting))
             pango.pango_font_description_set_absolute_size(description, font.size * Double(PANGO_SCALE))
             pango.pango_font_description_set_weight(description, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
             pango.pango_font_description_set_style(description, font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)

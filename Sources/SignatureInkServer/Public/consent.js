@@ -156,6 +156,8 @@ class ConsentWalkThrough {
     $("actions").replaceChildren();
     $("name-entry").hidden = s.kind !== "name";
     $("cell").hidden = s.kind !== "signature";
+    // A slot may require a drawn signature; elsewhere the signer may type their name instead.
+    $("typed-entry").hidden = s.kind !== "signature" || this.signers[s.signer].requiresDrawnSignature === true;
     if (s.kind === "form") {
       const form = this.forms[s.form], section = this.section(form.sections[s.page]);
       const last = s.page === form.sections.length - 1;
@@ -218,8 +220,11 @@ class ConsentWalkThrough {
       const slot = this.signers[s.signer];
       $("title").textContent = `${slot.title}: your signature`;
       if (this.cell.state === "saved" && !this.pendingInk) { this.cell.pad.clear(); this.cell.saved.hidden = true; this.cell.set("inactive"); }
+      if (moved) $("typed").value = "";
+      const typed = () => (slot.requiresDrawnSignature === true || this.pendingInk ? "" : $("typed").value.trim());
       this.button("Cancel", "cancel-flow", () => this.cancel());
-      this.button("Next", "next", () => this.go(this.finishSigner(s.signer)), !this.pendingInk);
+      this.button("Next", "next", () => this.go(this.finishSigner(s.signer, typed())), !this.pendingInk && !typed());
+      $("typed").oninput = () => { $("next").disabled = !this.pendingInk && !typed(); };
     } else if (s.kind === "submit") {
       $("title").textContent = "Signing…";
       this.submit();
@@ -242,8 +247,11 @@ class ConsentWalkThrough {
     if (moved) $("title").focus();
   }
 
-  finishSigner(k) {
-    this.collected.push({ slot: this.signers[k].identifier, name: this.pendingName || null, ink: this.pendingInk });
+  // Records signer `k`: the saved ink, or else the name typed in its place.
+  finishSigner(k, typed = "") {
+    const signer = { slot: this.signers[k].identifier, name: this.pendingName || null, ink: this.pendingInk };
+    if (!this.pendingInk && typed) { signer.ink = null; signer.typed = typed; }
+    this.collected.push(signer);
     this.pendingName = null;
     this.cell.pad.clear();
     this.cell.saved.hidden = true;
