@@ -100,7 +100,7 @@ public final class PDFForm: Sendable {
             guard case .field = placement, !options.flatten else {
                 throw PDFFormError.invalidOption("a digital signature goes into a signature field: give --field, without --flatten")
             }
-            return try SignatureDictionary(signature)
+            return SignatureDictionary(signature)
         }
         let incremental = options.incremental || digital != nil
         let signed = digitallySignedFields

@@ -53,7 +53,7 @@ public enum PDFSeal {
     /// - Throws: ``PDFFormError`` for a file qpdf cannot read, a file that is already signed, or a key that cannot sign.
     public static func certify(_ pdf: [UInt8], name: String = "document.pdf", attachments: [PDFAttachment],
                                signature: PDFDigitalSignature) throws(PDFFormError) -> [UInt8] {
-        let dictionary = try SignatureDictionary(signature)
+        let dictionary = SignatureDictionary(signature)
         let file = try QPDFFile(bytes: pdf, name: name)
         let pages = try file.pages()
         try file.checkWarnings()

@@ -15,9 +15,12 @@ public struct PDFSigningIdentity: Sendable {
     let chain: [Certificate]
     let digest: CMSDigest
     let signatureAlgorithm: Certificate.SignatureAlgorithm
+    /// The bytes of the largest CMS this identity signs (``CMSSignedData/maximumSize(for:)``): the room a signature
+    /// reserves. Measured once, here, rather than for every signature (0.38 M instructions each).
+    private(set) var cmsRoom = 0
 
     /// The signer's certificate subject, as a distinguished name (`CN=Ada Lovelace,O=Clinic`).
-    public var subject: String { certificate.subject.description }
+    public let subject: String
 
     /// Reads an identity from PEM text.
     /// - Parameters:
@@ -44,6 +47,7 @@ public struct PDFSigningIdentity: Sendable {
             throw .signingIdentity("the chain is not a list of PEM certificates: \(error)")
         }
         if chainPEM != nil && chain.isEmpty { throw .signingIdentity("the chain holds no PEM certificate") }
+        subject = certificate.subject.description
         guard key.publicKey == certificate.publicKey else {
             throw .signingIdentity("the key is not the certificate's: its public key differs from the one '\(certificate.subject)' certifies")
         }
@@ -59,5 +63,6 @@ public struct PDFSigningIdentity: Sendable {
         } else {
             throw .signingIdentity("the key is neither ECDSA (P-256, P-384, P-521) nor RSA, which PAdES readers check")
         }
+        cmsRoom = try CMSSignedData.maximumSize(for: self)
     }
 }

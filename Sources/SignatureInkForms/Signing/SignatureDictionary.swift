@@ -14,9 +14,9 @@ struct SignatureDictionary {
     static let byteRangePlaceholder = Array("/ByteRange [0 0000000000 0000000000 0000000000]".utf8)
 
     /// A dictionary for `signature`, reserving room for the largest CMS its identity makes.
-    init(_ signature: PDFDigitalSignature) throws(PDFFormError) {
+    init(_ signature: PDFDigitalSignature) {
         self.signature = signature
-        room = try CMSSignedData.maximumSize(for: signature.identity)
+        room = signature.identity.cmsRoom
     }
 
     /// The dictionary's PDF text, `/Contents` last.
