@@ -258,8 +258,9 @@ package enum ProjectFonts {
 
     /// Opens every face of the project's fonts (all the faces of each file) in Cairo, and keeps them open for the rest
     /// of the process, so that texts are set on several threads at once: Cairo then never opens or closes a FreeType
-    /// face again (see the type's discussion). For a process that sets text on several threads; about 15 ms once, most
-    /// of it the twenty faces of the two CJK collections. Calling it again does nothing.
+    /// face again (see the type's discussion). For a process that sets text on several threads, called at its start
+    /// and never from inside a text call (the lock it takes is the one such a call holds); 23 to 26 ms once, most of it
+    /// FreeType reading the twenty faces of the two CJK collections. Calling it again does nothing.
     /// - Throws: ``RenderError/text(_:)`` when the fonts cannot be loaded; text is then set one thread at a time, as
     ///   before.
     package static func openEveryFace() throws(RenderError) {
@@ -315,9 +316,10 @@ package enum ProjectFonts {
     }
 
     /// Runs `body` with a Pango context for `language` and `direction` whose font map no other thread uses while
-    /// `body` runs; until ``openEveryFace()`` has run, no other thread sets text while it runs. Inside another call on the same thread, the same font map is used. A Pango object made in `body`
-    /// is used and released only while a thread holds its font map: by the end of the outermost call, or, for a
-    /// layout the font map keeps (``layout(_:_:)``), by a later holder of the same font map.
+    /// `body` runs; until ``openEveryFace()`` has run, no other thread sets text while it runs. Inside another call on
+    /// the same thread, the same font map is used. A Pango object made in `body` is used and released only while a
+    /// thread holds its font map: by the end of the outermost call, or, for a layout the font map keeps
+    /// (``layout(_:_:)``), by a later holder of the same font map.
     /// - Parameters:
     ///   - language: the BCP 47 tag the context sets.
     ///   - direction: the context's base direction; default weak left to right (each paragraph from its first
