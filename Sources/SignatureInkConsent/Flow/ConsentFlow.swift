@@ -266,12 +266,8 @@ public struct ConsentFlow: Sendable {
             }
             finishSigner(k, signature: signature, savedAt: record.savedAt)
         case let (.signature(k), .typeSignature(text)):
-            let typed = text.trimmingWhitespace()
-            guard !signers[k].requiresDrawnSignature else {
-                throw .invalidTypedSignature("\(signers[k].title) must draw the signature")
-            }
-            do { try ConsentSignature.validate(name: typed, field: "typed signature") } catch { throw .invalidTypedSignature("\(error)") }
-            guard !typed.isEmpty else { throw .invalidTypedSignature("a typed signature needs the name typed") }
+            let typed: String
+            do { typed = try ConsentSignature.typed(text, for: signers[k]) } catch { throw .invalidTypedSignature("\(error)") }
             finishSigner(k, signature: nil, typed: typed, savedAt: nil)
         default:
             throw refuse

@@ -194,13 +194,13 @@ public struct ConsentSubmission: Sendable, Hashable {
             if signer.ink?.isEmpty == true { signer.ink = nil }
             if let typed = signer.typed {
                 if signer.ink != nil { throw refuse(.ink(slot: id), "the signature of '\(id)' is either drawn or typed, not both") }
-                if slot.requiresDrawnSignature { throw refuse(.ink(slot: id), "signature slot '\(id)' requires a drawn signature") }
-                let text = typed.trimmingWhitespace()
-                do { try ConsentSignature.validate(name: text, field: "typed signature") } catch {
-                    throw refuse(.ink(slot: id), "the typed signature of '\(id)': \(error)")
+                do { signer.typed = try ConsentSignature.typed(typed, for: slot) } catch {
+                    switch error {
+                    case let .invalidSignature(_, message): throw refuse(.ink(slot: id), message)
+                    case .missingSignature: throw refuse(.ink(slot: id), "the typed signature of '\(id)' is empty")
+                    default: throw refuse(.ink(slot: id), "the typed signature of '\(id)': \(error)")
+                    }
                 }
-                guard !text.isEmpty else { throw refuse(.ink(slot: id), "the typed signature of '\(id)' is empty") }
-                signer.typed = text
             }
             given[id] = signer
         }

@@ -151,11 +151,9 @@ public struct ConsentDocument: Sendable, Hashable, Codable {
         if slot.requiresName && signature.name.isEmpty { throw .missingName(slot: slot.identifier) }
         if let typed = signature.typedSignature {
             let field = "typed signature of '\(slot.identifier)'"
-            try ConsentSignature.validate(name: typed, field: field)
-            if typed.isEmpty { throw .missingSignature(slot: slot.identifier) }
             if signature.signature != nil { throw .invalidSignature(field: field, message: "a signature is either drawn or typed, not both") }
             if !slot.requiresSignature { throw .invalidSignature(field: field, message: "the slot takes no signature") }
-            if slot.requiresDrawnSignature { throw .invalidSignature(field: field, message: "the slot requires a drawn signature") }
+            _ = try ConsentSignature.typed(typed, for: slot)
         } else if slot.requiresSignature && (signature.signature?.isEmpty ?? true) {
             throw .missingSignature(slot: slot.identifier)
         }

@@ -48,6 +48,22 @@ public struct ConsentSignature: Sendable, Hashable {
     /// Whether the signature was drawn, typed, or not given.
     public var kind: Kind { typedSignature != nil ? .typed : signature != nil ? .drawn : .none }
 
+    /// `text` trimmed, as the typed signature of `slot`: the one check the document, the walk-through and a submission
+    /// make of it.
+    /// - Throws: ``ConsentError/invalidSignature(field:message:)`` where the slot requires a drawn signature, or
+    ///   ``ConsentError/invalidSignature(field:message:)`` and ``ConsentError/limitExceeded(field:limit:actual:)`` as
+    ///   for a name; ``ConsentError/missingSignature(slot:)`` when nothing is typed.
+    static func typed(_ text: String, for slot: SignatureSlot) throws(ConsentError) -> String {
+        let field = "typed signature of '\(slot.identifier)'"
+        if slot.requiresDrawnSignature {
+            throw .invalidSignature(field: field, message: "signature slot '\(slot.identifier)' requires a drawn signature")
+        }
+        let typed = text.trimmingWhitespace()
+        try validate(name: typed, field: field)
+        if typed.isEmpty { throw .missingSignature(slot: slot.identifier) }
+        return typed
+    }
+
     /// Throws unless `name` is at most ``maxNameLength`` characters with no control characters.
     static func validate(name: String, field: String) throws(ConsentError) {
         let count = name.unicodeScalars.count

@@ -35,9 +35,9 @@ public struct ConsentSeal: Sendable {
     public static let recordFileName = "consent-record.json"
 
     /// The last page of a sealed consent, its headings and labels in the document's ``ConsentDocument/words``: the
-    /// document (title, SHA-256), each event of the submission under its time and UTC offset (each form shown and decided, the sharing answer, the review agreed, each signature with its
-    /// signer, role and ink digest, and where it came from), and the record's content digest
-    /// (``ConsentRecord/contentDigest``, given).
+    /// document (title, SHA-256), each event of the submission under its time and UTC offset (each form shown and
+    /// decided, the sharing answer, the review agreed, each signature with its signer, role and ink digest or typed
+    /// text, and where it came from), and the record's content digest (``ConsentRecord/contentDigest``, given).
     func auditTrail(document: ConsentDocument, record: ConsentRecord, contentDigest: String, at now: ConsentDate) -> [DocumentBlock] {
         let time = now.iso8601
         var events: [(time: String, text: String)] = []
