@@ -47,7 +47,9 @@ public enum SignatureInkServer {
             }
         }
         router.get("/", use: page("index.html"))
-        router.get("/consent", use: page("consent.html"))
+        // The consent page in the document's language and direction, with its words.
+        let consentPage = try ConsentPage.html(assets["consent.html"]?.bytes ?? [], document: document)
+        router.get("/consent") { _, _ -> Response in .bytes(consentPage, contentType: "text/html; charset=utf-8") }
         router.get("/openapi.yaml", use: page("openapi.yaml"))
         router.get("/assets/{name}") { _, context -> Response in
             let name = context.parameters.get("name") ?? ""

@@ -120,14 +120,29 @@ public final class ConsentStore: Sendable {
     ///   - date: when it was received; default now.
     public func keep(signature: String, digest: String, savedAt: Double, provenance: Provenance = Provenance(),
                      at date: Date = Date()) async throws(StoreError) -> StoredSignature {
+        try await keep(SignatureContent(signature: signature, digest: digest, savedAt: savedAt, provenance: provenance), at: date)
+    }
+
+    /// Keeps a name typed in the signature form cell in place of a drawn signature.
+    /// - Parameters:
+    ///   - typedSignature: the name as the signer typed it, checked by the one who saves it.
+    ///   - digest: the SHA-256 of its UTF-8 text, 64 hexadecimal digits.
+    ///   - savedAt: when the signer saved it, milliseconds since 1970.
+    ///   - provenance: where it came from.
+    ///   - date: when it was received; default now.
+    public func keep(typedSignature: String, digest: String, savedAt: Double, provenance: Provenance = Provenance(),
+                     at date: Date = Date()) async throws(StoreError) -> StoredSignature {
+        try await keep(SignatureContent(typedSignature: typedSignature, digest: digest, savedAt: savedAt, provenance: provenance), at: date)
+    }
+
+    /// Appends a saved signature's event.
+    private func keep(_ content: SignatureContent, at date: Date) async throws(StoreError) -> StoredSignature {
         let id = UUID().uuidString.lowercased()
-        let content = SignatureContent(signature: signature, digest: digest, savedAt: savedAt, provenance: provenance)
         let events = try await database.append(
             [EventDraft(kind: .signature, id: id, content: try CanonicalJSON.encode(content), index: EventIndex(content))],
             blobs: [], condition: .none, recordedAt: StoreEvent.timestamp(date))
         guard let event = events.first else { throw .database("the signature's event was not appended") }
-        return StoredSignature(id: id, sequence: event.sequence, recordedAt: event.recordedAt, signature: signature, digest: digest,
-                               savedAt: savedAt, provenance: provenance)
+        return StoredSignature(id: id, sequence: event.sequence, recordedAt: event.recordedAt, content: content)
     }
 
     /// Longest reason a withdrawal may give, in bytes of UTF-8.
@@ -218,8 +233,7 @@ public final class ConsentStore: Sendable {
         for row in rows.prefix(limit) {
             let content = try CanonicalJSON.decode(SignatureContent.self, row.event.content, event: row.event.id)
             signatures.append(StoredSignature(id: row.event.id, sequence: row.event.sequence, recordedAt: row.event.recordedAt,
-                                              signature: content.signature, digest: content.digest, savedAt: content.savedAt,
-                                              provenance: content.provenance))
+                                              content: content))
         }
         return (signatures, rows.count > limit ? signatures.last?.sequence : nil)
     }

@@ -15,12 +15,22 @@ struct ConsentContent: Codable {
     var recordSHA256: String?
 }
 
-/// The content of a saved signature's event.
+/// The content of a saved signature's event: the native document of a drawn one, or the text of a typed one (whose
+/// content has no `signature`, and a drawn one's no `typedSignature`, so a drawn one's content is what it always was).
 struct SignatureContent: Codable {
-    var signature: String
+    var signature: String?
+    var typedSignature: String?
     var digest: String
     var savedAt: Double
     var provenance: Provenance
+
+    init(signature: String? = nil, typedSignature: String? = nil, digest: String, savedAt: Double, provenance: Provenance) {
+        self.signature = signature
+        self.typedSignature = typedSignature
+        self.digest = digest
+        self.savedAt = savedAt
+        self.provenance = provenance
+    }
 }
 
 /// The content of a withdrawal's event.
@@ -117,5 +127,13 @@ struct EventIndex: Sendable, Hashable, CustomStringConvertible {
         if let user { parts.append("user '\(user)'") }
         if let device { parts.append("device '\(device)'") }
         return parts.isEmpty ? "none" : parts.joined(separator: "; ")
+    }
+}
+
+extension StoredSignature {
+    /// The signature kept by an event.
+    init(id: String, sequence: Int64, recordedAt: String, content: SignatureContent) {
+        self.init(id: id, sequence: sequence, recordedAt: recordedAt, signature: content.signature, typedSignature: content.typedSignature,
+                  digest: content.digest, savedAt: content.savedAt, provenance: content.provenance)
     }
 }

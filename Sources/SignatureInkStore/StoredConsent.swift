@@ -61,9 +61,11 @@ public struct StoredSignature: Sendable, Hashable, Codable {
     public var sequence: Int64
     /// When the store kept it.
     public var recordedAt: String
-    /// The signature in the engine's native format.
-    public var signature: String
-    /// SHA-256 of its canonical samples (`SignatureRecord.digest`).
+    /// The signature in the engine's native format; `nil` for a typed one.
+    public var signature: String?
+    /// The name the signer typed in place of drawing; `nil` for a drawn one.
+    public var typedSignature: String?
+    /// SHA-256 of its canonical samples (`SignatureRecord.digest`), or of a typed one's UTF-8 text.
     public var digest: String
     /// When the signer saved it, in milliseconds since 1970 (`SignatureRecord.savedAt`).
     public var savedAt: Double

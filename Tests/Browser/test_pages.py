@@ -355,6 +355,133 @@ def form_cell(driver, base, downloads):
     driver.set_window_size(900, 1000)
 
 
+def form_cell_typed(driver, base, downloads):
+    """A name typed in place of drawing, by keyboard only: shown in the cell in a handwriting face, saved as a typed
+    signature that keeps its text, and kept so by the store."""
+    driver.get(base + "/")
+    wait = WebDriverWait(driver, 10)
+    keys = lambda *k: press(driver, *k)
+    focused = lambda: focused_id(driver)
+    driver.execute_script("document.activeElement.blur()")
+    keys(Keys.TAB)
+    keys(Keys.TAB)
+    field = driver.find_element(By.ID, "cell-typed")
+    check(focused() == "cell-typed", "Tab reaches the field for a typed name after the pad")
+    label = driver.execute_script("return arguments[0].labels[0].textContent", field)
+    note = driver.find_element(By.ID, field.get_attribute("aria-describedby")).text
+    check(label.startswith("Or type your name") and "typed" in note, "the field is labelled and described (%r, %r)" % (label, note))
+    keys("Ada Lovelace")
+    check(state(driver) == "signed", "a typed name signs the cell")
+    preview = driver.find_element(By.ID, "typed-preview")
+    face = driver.execute_script("return getComputedStyle(arguments[0]).fontFamily", preview)
+    check(preview.is_displayed() and preview.text == "Ada Lovelace" and "Ecolier" in face,
+          "the cell shows the typed name in the handwriting face (%r in %s)" % (preview.text, face))
+    check(driver.find_element(By.ID, "status").text == "Signed. Save keeps it; Clear starts again.",
+          "the live region says it is signed")
+    shot(driver, "5c-typed-signed")
+    keys(Keys.TAB)
+    check(focused() == "clear", "Tab goes from the field to Clear")
+    keys(Keys.TAB)
+    check(focused() == "save", "then to Save")
+    keys(Keys.ENTER)
+    wait.until(lambda d: state(d) == "saved")
+    status = driver.find_element(By.ID, "status").text
+    check(state(driver) == "saved" and "typed" in status and re.search(r"[0-9a-f]{64}", status) is not None,
+          "Save keeps it as a typed signature (%s)" % status)
+    check(preview.is_displayed() and not driver.find_element(By.ID, "saved").is_displayed(),
+          "the saved cell shows the typed name, and no ink image")
+    shot(driver, "5d-typed-saved")
+    digest = re.search(r"[0-9a-f]{64}", status).group(0) if re.search(r"[0-9a-f]{64}", status) else ""
+    driver.find_element(By.ID, "record").click()
+    try:
+        record = json.loads(downloaded(downloads, "signature-record.json"))
+    except ValueError:
+        record = {}
+    check(record.get("kind") == "typed" and record.get("typedSignature") == "Ada Lovelace" and record.get("digest") == digest
+          and digest == hashlib.sha256(b"Ada Lovelace").hexdigest() and "signature" not in record,
+          "the saved record says typed and keeps the text (%s)" % record)
+    status, _, body = http(base, "GET", "/signatures?limit=100", token=ADMIN_TOKEN)
+    kept = json.loads(body).get("signatures", []) if status == 200 else []
+    check(kept and kept[-1].get("typedSignature") == "Ada Lovelace" and "signature" not in kept[-1],
+          "the store keeps it as a typed signature")
+    driver.find_element(By.ID, "reenter").click()
+    check(state(driver) == "active" and field.get_attribute("value") == "" and not preview.is_displayed(),
+          "Re-enter Signature empties the typed name")
+
+
+def consent_in_arabic(driver, server_binary):
+    """The walk-through of an Arabic document that gives its words: the page is Arabic, right to left, and shows the
+    document's words (titles, buttons, labels, the form cell's), no English, to the signed consent."""
+    port = free_port()
+    document = os.path.join(here, "..", "Fixtures", "consent", "consent-ar.json")
+    words = json.load(open(document))["words"]
+    process = subprocess.Popen([server_binary, "--port", str(port), "--no-store", "--consent-document", document],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        driver.get("http://127.0.0.1:%d/consent" % port)
+        wait = WebDriverWait(driver, 10)
+        step = lambda: driver.find_element(By.ID, "flow").get_attribute("data-step")
+        text = lambda id: driver.find_element(By.ID, id).text
+        click = lambda id: driver.find_element(By.ID, id).click()
+        english = lambda: re.findall(r"[A-Za-z]{2,}", driver.find_element(By.TAG_NAME, "body").text)
+        wait.until(lambda d: step() == "form")
+        html = driver.find_element(By.TAG_NAME, "html")
+        check(html.get_attribute("lang") == "ar" and html.get_attribute("dir") == "rtl", "the Arabic page is lang ar, dir rtl")
+        check(driver.title == "موافقة على المشاركة في الدراسة", "its title is the document's (%s)" % driver.title)
+        check(text("progress") == "موافقة على المشاركة في الدراسة: 1 من 2", "the progress is in the document's words (%s)" % text("progress"))
+        check(text("cancel-flow") == words["cancel"] and text("next") == words["next"], "the buttons are the document's words")
+        check(driver.find_element(By.CSS_SELECTOR, "article a").text == words["learnMore"], "so is Learn more")
+        check(not english(), "no English on the first page (%s)" % english())
+        shot(driver, "12-consent-ar-page")
+        click("cancel-flow")
+        check(text("dialog-title") == words["quit"] and text("dialog-text") == words["quitMessage"]
+              and text("quit-no") == words["no"] and text("quit-yes") == words["yes"], "the Cancel dialog is in the document's words")
+        shot(driver, "12b-consent-ar-cancel")
+        press(driver, Keys.ESCAPE)
+        click("next")
+        check(text("back") == words["back"] and text("allow") == words["allow"] and text("deny") == words["deny"],
+              "Back, Allow and Deny are the document's words")
+        click("deny")
+        check(text("dialog-title") == words["consentRequired"] and text("alert-ok") == words["ok"], "so is the alert")
+        click("alert-ok")
+        click("allow")
+        check(step() == "review" and text("title") == words["review"] and text("agree") == words["agree"]
+              and text("disagree") == words["disagree"], "the review is in the document's words")
+        click("agree")
+        click("agree-confirm")
+        wait.until(lambda d: step() == "name")
+        check(text("title") == "المشارك: اسمك" and driver.find_element(By.ID, "name-label").text == words["yourName"],
+              "the name step is in the document's words")
+        driver.find_element(By.ID, "name").send_keys("آدا لوفليس")
+        click("next")
+        wait.until(lambda d: step() == "signature")
+        check(text("title") == "المشارك: توقيعك" and text("hint") == words["tapToSign"] and text("cell-label") == words["signature"]
+              and driver.find_element(By.ID, "pad").get_attribute("aria-label") == words["padLabel"]
+              and driver.find_element(By.ID, "typed-label").text == words["typeYourName"],
+              "the signature step and its form cell are in the document's words")
+        check(not english(), "no English on the signature step (%s)" % english())
+        shot(driver, "12c-consent-ar-signature")
+        driver.find_element(By.ID, "pad").click()
+        check(text("status") == words["padReady"] and text("clear") == words["clear"], "the cell says and shows the document's words")
+        driver.find_element(By.ID, "cancel").click()
+        driver.find_element(By.ID, "typed").send_keys("آدا لوفليس")
+        wait.until(lambda d: d.find_element(By.ID, "next").get_attribute("disabled") is None)
+        click("next")
+        wait.until(lambda d: step() in ("done", "error"))
+        check(step() == "done" and text("title") == words["thankYou"] and text("download-pdf") == words["downloadPDF"]
+              and text("download-record") == words["downloadRecord"], "the end is in the document's words")
+        shot(driver, "12d-consent-ar-done")
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
 def consent(driver, base, downloads, server_binary):
     driver.get(base + "/consent")
     wait = WebDriverWait(driver, 10)
@@ -603,7 +730,9 @@ def main():
         driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
         try:
             form_cell(driver, base, downloads)
+            form_cell_typed(driver, base, downloads)
             consent(driver, base, downloads, server)
+            consent_in_arabic(driver, server)
         finally:
             driver.quit()
         graceful_stop(process, port)

@@ -110,4 +110,96 @@ import Testing
         #expect("\(error)".contains(field), "\(error)")
         #expect("\(error)".contains(message), "\(error)")
     }
+
+    // MARK: The walk-through page's words
+
+    /// The Arabic document the browser test walks through, with every word of the page.
+    static func arabic() throws -> ConsentDocument {
+        try ConsentDocument(json: Array(try Data(contentsOf: TestData.repositoryRoot.appendingPathComponent("Tests/Fixtures/consent/consent-ar.json"))))
+    }
+
+    /// The English fields of the PDF's words, which a document with words always writes.
+    static let pdfFields: Set<String> = ["learnMore", "pageNumber", "months", "weekdays", "am", "pm", "auditTrail", "events",
+                                         "document", "version", "record"]
+
+    /// The keys of the canonical JSON's `words` object; empty when it has none.
+    static func writtenWords(_ document: ConsentDocument) throws -> Set<String> {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(document.canonicalJSON)) as? [String: Any])
+        return Set((object["words"] as? [String: Any] ?? [:]).keys)
+    }
+
+    @Test func pageWordsAreReadAndEnglishWhereTheDocumentGivesNone() throws {
+        let json = ConsentFixtures.json { $0["words"] = Self.object(#"{"next": "التالي", "progress": "{form}: {n} من {N}"}"#) }
+        let document = try ConsentFixtures.document(json)
+        #expect(document.words[.next] == "التالي")
+        #expect(document.words[.progress] == "{form}: {n} من {N}")
+        #expect(document.words[.back] == "Back" && document.words[.signingFailed] == "The consent could not be signed")
+        // The page gets every word, the document's or English, and the PDF's Learn more.
+        let page = document.words.page
+        #expect(page.count == ConsentWords.PageWord.allCases.count + 1)
+        #expect(page["next"] == "التالي" && page["cancel"] == "Cancel" && page["learnMore"] == "Learn more")
+    }
+
+    @Test func pageWordsAreWrittenOnlyWhenNotEnglish() throws {
+        // Given page words: written, with the PDF's words as a document with words always has them; no English page word.
+        let worded = try ConsentFixtures.document(ConsentFixtures.json { $0["words"] = Self.object(#"{"next": "التالي"}"#) })
+        #expect(try Self.writtenWords(worded) == Self.pdfFields.union(["next"]))
+        #expect(try ConsentDocument(json: worded.canonicalJSON).words == worded.words)
+        // A document with PDF words only writes what it wrote before the page had words: its digest stays.
+        #expect(try Self.writtenWords(try Self.unsigned(0)) == Self.pdfFields)
+        // Page words given in English are English: no words written, the digest of the document without them.
+        let english = try ConsentFixtures.document(ConsentFixtures.json { $0["words"] = Self.object(#"{"next": "Next", "cancel": "Cancel"}"#) })
+        #expect(english.words == .english)
+        #expect(english.digest == (try ConsentFixtures.document(ConsentFixtures.json())).digest)
+        // Set in code, a word set back to English is gone.
+        var words = ConsentWords.english
+        words[.agree] = "أوافق"
+        #expect(words != .english)
+        words[.agree] = ConsentWords.PageWord.agree.english
+        #expect(words == .english)
+    }
+
+    @Test func theArabicFixtureGivesEveryWordOfThePage() throws {
+        let document = try Self.arabic()
+        #expect(document.layoutDirection == .rightToLeft)
+        for word in ConsentWords.PageWord.allCases {
+            #expect(document.words[word] != word.english, "\(word.stringValue)")
+        }
+    }
+
+    @Test func placeholdersAreTheEnglishWordsOnes() {
+        #expect(ConsentWords.PageWord.progress.placeholders == ["{form}", "{n}", "{N}"])
+        #expect(ConsentWords.PageWord.shareBroadly.placeholders == ["{investigator}"])
+        #expect(ConsentWords.PageWord.next.placeholders.isEmpty)
+    }
+
+    @Test(arguments: [
+        (#"{"next": ""}"#, "words.next", "must not be empty"),
+        (#"{"cancel": "\t"}"#, "words.cancel", "must not be empty"),
+        (#"{"agree": "a\u0007b"}"#, "words.agree", "control character"),
+        ("{\"typedNote\": \"\(String(repeating: "x", count: 301))\"}", "words.typedNote", "300"),
+        (#"{"progress": "{n}"}"#, "words.progress", "{form}"),
+        (#"{"shareBroadly": "Share with everyone"}"#, "words.shareBroadly", "{investigator}"),
+        (#"{"reference": "Kept."}"#, "words.reference", "{id}"),
+        (#"{"next": 5}"#, "words.next", "a string"),
+    ])
+    func badPageWordsAreRefusedByField(words: String, field: String, message: String) throws {
+        let json = ConsentFixtures.json { $0["words"] = Self.object(words) }
+        let error = try #require(throws: ConsentError.self) { _ = try ConsentFixtures.document(json) }
+        #expect("\(error)".contains(field), "\(error)")
+        #expect("\(error)".contains(message), "\(error)")
+    }
+
+    @Test func aPageWordOfThreeHundredCharactersIsAccepted() throws {
+        let json = ConsentFixtures.json { $0["words"] = ["typedNote": String(repeating: "x", count: 300)] }
+        #expect(try ConsentFixtures.document(json).words[.typedNote].count == 300)
+    }
+
+    /// The published schema lists every field of `words`, and only those.
+    @Test func theSchemaDescribesEveryWord() throws {
+        let defs = try #require(try ConsentSchemaTests.schema()["$defs"] as? [String: Any])
+        let words = try #require(defs["words"] as? [String: Any])
+        let described = Set((words["properties"] as? [String: Any] ?? [:]).keys)
+        #expect(described == Self.pdfFields.union(ConsentWords.PageWord.allCases.map(\.stringValue)))
+    }
 }

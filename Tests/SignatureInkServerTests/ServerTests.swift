@@ -154,6 +154,44 @@ enum ServerFixture {
         }
     }
 
+    @Test func savingATypedNameAnswersATypedRecord() async throws {
+        try await ServerFixture.app().test(.router) { client in
+            try await client.execute(uri: "/signatures", method: .post, body: ByteBuffer(string: #"{"typed": "  Ada Lovelace\n"}"#)) { response in
+                #expect(response.status == .ok)
+                let answer = ServerFixture.json(response.body)
+                #expect(answer["kind"] as? String == "typed")
+                #expect(answer["typedSignature"] as? String == "Ada Lovelace")
+                #expect(answer["digest"] as? String == HexDigest.sha256(Array("Ada Lovelace".utf8)))
+                #expect(answer["format"] as? String == "signature-ink" && answer["savedAt"] is Double)
+                for drawnOnly in ["signature", "png", "strokes", "samples"] { #expect(answer[drawnOnly] == nil, "\(drawnOnly)") }
+            }
+            try await client.execute(uri: "/signatures", method: .post, body: ByteBuffer(bytes: ServerFixture.native)) { response in
+                #expect(ServerFixture.json(response.body)["kind"] as? String == "drawn")
+                #expect(ServerFixture.json(response.body)["typedSignature"] == nil)
+            }
+        }
+    }
+
+    /// What a typed signature may not be: the limits of a consent's typed signature, and nothing but `typed`.
+    @Test(arguments: [
+        (#"{"typed": ""}"#, "typed: must not be empty"),
+        (#"{"typed": " \t "}"#, "typed: must not be empty"),
+        (#"{"typed": "Ada\u0007"}"#, "control character"),
+        ("{\"typed\": \"\(String(repeating: "é", count: 201))\"}", "201 exceeds the limit of 200"),
+        (#"{"typed": 5}"#, "typed: expected a string"),
+        (#"{"typed": null}"#, "typed"),
+        (#"{"typed": "Ada", "ink": "x"}"#, "unknown field 'ink'"),
+    ])
+    func aTypedNameOutsideTheLimitsIsRefused(body: String, message: String) async throws {
+        try await ServerFixture.app().test(.router) { client in
+            try await client.execute(uri: "/signatures", method: .post, body: ByteBuffer(string: body)) { response in
+                #expect(response.status == .unprocessableContent)
+                let error = ServerFixture.json(response.body)["error"] as? String ?? ""
+                #expect(error.contains(message), "\(error)")
+            }
+        }
+    }
+
     @Test func theOpenAPIDescriptionMatchesTheRoutes() async throws {
         let router = try SignatureInkServer.router()
         let served = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })

@@ -167,6 +167,23 @@ import Testing
         }
     }
 
+    @Test func aTypedSignatureIsKeptAsTyped() async throws {
+        try await Self.withServer { client, _ in
+            let saved = try await Self.call(client, "/signatures", .post, json: ["typed": "Ada Lovelace"])
+            #expect(saved.status == .ok)
+            let id = try #require(saved.object["id"] as? String)
+            let listed = try await Self.call(client, "/signatures", headers: Self.admin)
+            let signatures = try #require(listed.object["signatures"] as? [[String: Any]])
+            #expect(signatures.map { $0["id"] as? String } == [id])
+            #expect(signatures.first?["typedSignature"] as? String == "Ada Lovelace")
+            #expect(signatures.first?["signature"] == nil)
+            #expect(signatures.first?["digest"] as? String == saved.object["digest"] as? String)
+            // The chain with a typed signature in it verifies.
+            let verified = try await Self.call(client, "/store/verify", headers: Self.admin)
+            #expect(verified.object["ok"] as? Bool == true, "\(verified.object)")
+        }
+    }
+
     @Test func aServerWithoutAStoreSignsAndKeepsNothing() async throws {
         try await Self.withServer(store: false) { client, _ in
             let signed = try await Self.call(client, "/consent/sign", .post, json: try Self.submission())

@@ -105,8 +105,13 @@ extension ConsentDocument {
         }
         for word in words.named {
             try text(word.text, "words." + word.field, required: true)
-            guard word.text.unicodeScalars.count <= ConsentWords.maxLength else {
-                throw .limitExceeded(field: "words." + word.field, limit: ConsentWords.maxLength, actual: word.text.unicodeScalars.count)
+            guard word.text.unicodeScalars.count <= word.limit else {
+                throw .limitExceeded(field: "words." + word.field, limit: word.limit, actual: word.text.unicodeScalars.count)
+            }
+        }
+        for word in ConsentWords.PageWord.allCases {
+            if let missing = word.placeholders.first(where: { !words[word].contains($0) }) {
+                throw .invalidDocument(field: "words." + word.stringValue, message: "must contain \(missing), as \"\(word.english)\" does")
             }
         }
         guard words.pageNumber.contains("{n}") else {

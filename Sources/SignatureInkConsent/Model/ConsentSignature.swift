@@ -59,8 +59,22 @@ public struct ConsentSignature: Sendable, Hashable {
             throw .invalidSignature(field: field, message: "signature slot '\(slot.identifier)' requires a drawn signature")
         }
         let typed = text.trimmingWhitespace()
-        try validate(name: typed, field: field)
         if typed.isEmpty { throw .missingSignature(slot: slot.identifier) }
+        return try Self.typed(typed, field: field)
+    }
+
+    /// `text` trimmed, as a typed signature given outside a consent (the signature form cell's): the limits of a
+    /// typed signature in a consent, checked by the same rule.
+    /// - Parameters:
+    ///   - text: the name as typed.
+    ///   - field: what to call it in an error, such as `typed`.
+    /// - Returns: the name without surrounding white space.
+    /// - Throws: ``ConsentError/limitExceeded(field:limit:actual:)`` over ``maxNameLength`` characters,
+    ///   ``ConsentError/invalidSignature(field:message:)`` for a control character or nothing but white space.
+    public static func typed(_ text: String, field: String) throws(ConsentError) -> String {
+        let typed = text.trimmingWhitespace()
+        try validate(name: typed, field: field)
+        if typed.isEmpty { throw .invalidSignature(field: field, message: "must not be empty") }
         return typed
     }
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 public import SignatureInkRender
 
-/// The engine's own words in a consent PDF, in the document's language: the "Learn more" links, the page numbers,
-/// the names of months and weekdays in the signatures' dates, and the Audit trail page's headings.
+/// The engine's own words in a consent PDF and on the consent walk-through page, in the document's language: the
+/// "Learn more" links, the page numbers, the names of months and weekdays in the signatures' dates, the Audit trail
+/// page's headings, and the walk-through page's titles, buttons, labels and messages (``PageWord``).
 ///
 /// A document gives them in its `words` object, each one optional; what it leaves out is English. So an Arabic
 /// document that gives its words has no English left in its PDF but the audit trail's event lines, which stay
-/// English as evidence that reads the same in every consent.
+/// English as evidence that reads the same in every consent, and none on its walk-through page but the server's
+/// messages of a refused submission.
 ///
 /// ```json
 /// "words": {
@@ -31,6 +33,8 @@ public struct ConsentWords: Sendable, Hashable, Codable {
     public var version: String
     /// The audit trail's label of the attached record; default "Record".
     public var record: String
+    /// The walk-through page's words the document gives, by word, none of them English (see ``subscript(_:)``).
+    var pageWords: [PageWord: String] = [:]
 
     /// Words for a document.
     /// - Parameters:
@@ -55,15 +59,15 @@ public struct ConsentWords: Sendable, Hashable, Codable {
         self.record = record
     }
 
-    /// Most characters in one word (a link's text, a footer, a month's name).
+    /// Most characters in one word of the PDF (a link's text, a footer, a month's name).
     public static let maxLength = 100
 
     /// English, every word: what a document without a `words` object prints.
     public static let english = ConsentWords()
 
     /// The fields of the JSON object, each optional.
-    static let fields: Set<String> = ["learnMore", "pageNumber", "months", "weekdays", "am", "pm", "auditTrail", "events",
-                                      "document", "version", "record"]
+    static let fields: Set<String> = Set(["learnMore", "pageNumber", "months", "weekdays", "am", "pm", "auditTrail", "events",
+                                          "document", "version", "record"] + PageWord.allCases.map(\.stringValue))
 
     private enum CodingKeys: String, CodingKey {
         case learnMore, pageNumber, months, weekdays, am, pm, auditTrail, events, document, version, record
@@ -89,9 +93,14 @@ public struct ConsentWords: Sendable, Hashable, Codable {
                   dateNames: names, auditTrail: try word(.auditTrail, english.auditTrail), events: try word(.events, english.events),
                   document: try word(.document, english.document), version: try word(.version, english.version),
                   record: try word(.record, english.record))
+        let page = try decoder.container(keyedBy: PageWord.self)
+        for key in PageWord.allCases {
+            if let text = try page.decodeIfPresent(String.self, forKey: key) { self[key] = text }
+        }
     }
 
-    /// Writes every word.
+    /// Writes every word of the PDF, and the walk-through page's words that are not English (so that the words of a
+    /// document written before the page had any are written as they were).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(learnMore, forKey: .learnMore)
@@ -105,14 +114,19 @@ public struct ConsentWords: Sendable, Hashable, Codable {
         try c.encode(document, forKey: .document)
         try c.encode(version, forKey: .version)
         try c.encode(record, forKey: .record)
+        var page = encoder.container(keyedBy: PageWord.self)
+        for key in PageWord.allCases {
+            if let text = pageWords[key] { try page.encode(text, forKey: key) }
+        }
     }
 
-    /// Every word with the JSON field it comes from, for the document's checks.
-    var named: [(field: String, text: String)] {
-        [("learnMore", learnMore), ("pageNumber", pageNumber)]
+    /// Every word with the JSON field it comes from and its most characters, for the document's checks.
+    var named: [(field: String, text: String, limit: Int)] {
+        let pdf = [("learnMore", learnMore), ("pageNumber", pageNumber)]
             + dateNames.months.enumerated().map { ("months[\($0.offset)]", $0.element) }
             + dateNames.weekdays.enumerated().map { ("weekdays[\($0.offset)]", $0.element) }
             + [("am", dateNames.am), ("pm", dateNames.pm), ("auditTrail", auditTrail), ("events", events),
                ("document", document), ("version", version), ("record", record)]
+        return pdf.map { ($0.0, $0.1, Self.maxLength) } + PageWord.allCases.map { ($0.stringValue, self[$0], Self.maxPageWordLength) }
     }
 }

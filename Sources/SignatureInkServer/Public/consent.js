@@ -2,9 +2,16 @@
 // the last page), the sharing question, the review with Agree and its confirmation, each signer's name and
 // signature (the form cell), and at the end the signed PDF and the consent record from the server, which replays
 // every decision through the engine's own consent flow. Text is always set as text, never parsed as HTML.
+//
+// Every word the page shows or announces is the document's (its `words`, English where it gives none): the server
+// writes them all into the page as the JSON block #words, and sets <html lang dir> from the document's language and
+// direction. `say` is form-cell.js's: a word with its placeholders filled in.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const words = JSON.parse($("words").textContent);
+/** The page's word `key`, its placeholders filled in from `values`. */
+const w = (key, values) => say(words[key], values);
 const el = (tag, text, attributes = {}) => {
   const node = document.createElement(tag);
   if (text !== undefined && text !== null) node.textContent = text;
@@ -65,7 +72,10 @@ class ConsentWalkThrough {
     this.sharing = null;
     this.signers = document.slots.filter((s) => s.requiresName !== false || s.requiresSignature !== false);
     this.collected = [];
-    this.cell = new SignatureCell($("cell"), (native) => { this.pendingInk = JSON.stringify(native); this.render(); });
+    $("name-label").textContent = w("yourName");
+    $("typed-label").textContent = w("typeYourName");
+    $("typed-note").textContent = w("typedNote");
+    this.cell = new SignatureCell($("cell"), (native) => { this.pendingInk = JSON.stringify(native); this.render(); }, words);
     this.step = this.forms.length ? { kind: "form", form: 0, page: 0 } : this.afterForms();
     $("dialog").addEventListener("keydown", (event) => this.dialogKey(event));
     this.render();
@@ -114,16 +124,16 @@ class ConsentWalkThrough {
   }
 
   cancel() {
-    this.dialog("Quit?", "Your answers so far will not be kept.", [
-      ["No", "quit-no", () => {}],
-      ["Yes", "quit-yes", () => this.go({ kind: "abandoned" })],
+    this.dialog(w("quit"), w("quitMessage"), [
+      [w("no"), "quit-no", () => {}],
+      [w("yes"), "quit-yes", () => this.go({ kind: "abandoned" })],
     ]);
   }
 
   decide(decision) {
     const form = this.forms[this.step.form];
     if (decision === "denied" && form.mandatory !== false) {
-      this.dialog("Consent required", "This form must be allowed to take part.", [["OK", "alert-ok", () => {}]]);
+      this.dialog(w("consentRequired"), w("consentRequiredMessage"), [[w("ok"), "alert-ok", () => {}]]);
       return;
     }
     this.decisions.push({ form: form.identifier, decision });
@@ -161,28 +171,27 @@ class ConsentWalkThrough {
     if (s.kind === "form") {
       const form = this.forms[s.form], section = this.section(form.sections[s.page]);
       const last = s.page === form.sections.length - 1;
-      $("progress").textContent = `${form.title}: ${s.page + 1} of ${form.sections.length}`;
+      $("progress").textContent = w("progress", { form: form.title, n: s.page + 1, N: form.sections.length });
       $("title").textContent = section.title || "";
       if (section.summary) $("body").append(el("p", section.summary, { class: "summary" }));
       $("body").append(markup(section.content));
-      // The document's own words when it gives them (its "words"), as its PDF prints them.
-      const learnMore = (this.doc.words && this.doc.words.learnMore) || "Learn more";
-      if (section.learnMore) $("body").append(el("a", learnMore, { href: section.learnMore, rel: "noopener noreferrer", target: "_blank" }));
-      this.button("Cancel", "cancel-flow", () => this.cancel());
-      if (s.page > 0) this.button("Back", "back", () => this.go({ ...s, page: s.page - 1 }));
-      if (!last) this.button("Next", "next", () => this.go({ ...s, page: s.page + 1 }));
+      // The link's text as the document's PDF prints it.
+      if (section.learnMore) $("body").append(el("a", w("learnMore"), { href: section.learnMore, rel: "noopener noreferrer", target: "_blank" }));
+      this.button(w("cancel"), "cancel-flow", () => this.cancel());
+      if (s.page > 0) this.button(w("back"), "back", () => this.go({ ...s, page: s.page - 1 }));
+      if (!last) this.button(w("next"), "next", () => this.go({ ...s, page: s.page + 1 }));
       if (last) {
-        this.button("Deny", "deny", () => this.decide("denied"));
-        if (form.mandatory === false) this.button("Not Now", "not-now", () => this.decide("notNow"));
-        this.button("Allow", "allow", () => this.decide("allowed"));
+        this.button(w("deny"), "deny", () => this.decide("denied"));
+        if (form.mandatory === false) this.button(w("notNow"), "not-now", () => this.decide("notNow"));
+        this.button(w("allow"), "allow", () => this.decide("allowed"));
       }
     } else if (s.kind === "sharing") {
       const who = this.doc.sharing.investigator;
-      $("title").textContent = "Sharing options";
+      $("title").textContent = w("sharingOptions");
       $("body").append(markup(this.doc.sharing.learnMore));
       const set = el("fieldset");
-      for (const [value, label] of [["broadly", `Share my data with ${who} and qualified researchers worldwide`],
-                                    ["investigatorOnly", `Only share my data with ${who}`]]) {
+      for (const [value, label] of [["broadly", w("shareBroadly", { investigator: who })],
+                                    ["investigatorOnly", w("shareInvestigatorOnly", { investigator: who })]]) {
         const id = "share-" + value;
         const input = el("input", null, { type: "radio", name: "sharing", id, value });
         input.addEventListener("change", () => { this.sharing = value; $("next").disabled = false; });
@@ -192,25 +201,25 @@ class ConsentWalkThrough {
         set.lastChild.append(label_);
       }
       $("body").append(set);
-      this.button("Cancel", "cancel-flow", () => this.cancel());
-      this.button("Next", "next", () => this.go({ kind: "review" }), this.sharing === null);
+      this.button(w("cancel"), "cancel-flow", () => this.cancel());
+      this.button(w("next"), "next", () => this.go({ kind: "review" }), this.sharing === null);
     } else if (s.kind === "review") {
-      $("title").textContent = "Review";
+      $("title").textContent = w("review");
       $("body").append(el("h2", this.doc.title));
       if (this.doc.reviewContent) $("body").append(markup(this.doc.reviewContent));
       else for (const section of this.doc.sections) { $("body").append(el("h3", section.title)); $("body").append(markup(section.content)); }
-      this.button("Cancel", "cancel-flow", () => this.cancel());
-      this.button("Disagree", "disagree", () => this.go({ kind: "declined" }));
-      this.button("Agree", "agree", () => this.dialog("Review", this.doc.reasonForConsent, [
-        ["Cancel", "agree-cancel", () => {}],
-        ["Agree", "agree-confirm", () => this.go(this.signerStep(0))],
+      this.button(w("cancel"), "cancel-flow", () => this.cancel());
+      this.button(w("disagree"), "disagree", () => this.go({ kind: "declined" }));
+      this.button(w("agree"), "agree", () => this.dialog(w("review"), this.doc.reasonForConsent, [
+        [w("cancel"), "agree-cancel", () => {}],
+        [w("agree"), "agree-confirm", () => this.go(this.signerStep(0))],
       ]));
     } else if (s.kind === "name") {
       const slot = this.signers[s.signer];
-      $("title").textContent = `${slot.title}: your name`;
+      $("title").textContent = w("nameTitle", { slot: slot.title });
       $("name").value = "";
-      this.button("Cancel", "cancel-flow", () => this.cancel());
-      this.button("Next", "next", () => {
+      this.button(w("cancel"), "cancel-flow", () => this.cancel());
+      this.button(w("next"), "next", () => {
         const name = $("name").value.trim();
         if (!name) return;
         this.pendingName = name;
@@ -218,30 +227,30 @@ class ConsentWalkThrough {
       });
     } else if (s.kind === "signature") {
       const slot = this.signers[s.signer];
-      $("title").textContent = `${slot.title}: your signature`;
+      $("title").textContent = w("signatureTitle", { slot: slot.title });
       if (this.cell.state === "saved" && !this.pendingInk) { this.cell.pad.clear(); this.cell.saved.hidden = true; this.cell.set("inactive"); }
       if (moved) $("typed").value = "";
       const typed = () => (slot.requiresDrawnSignature === true || this.pendingInk ? "" : $("typed").value.trim());
-      this.button("Cancel", "cancel-flow", () => this.cancel());
-      this.button("Next", "next", () => this.go(this.finishSigner(s.signer, typed())), !this.pendingInk && !typed());
+      this.button(w("cancel"), "cancel-flow", () => this.cancel());
+      this.button(w("next"), "next", () => this.go(this.finishSigner(s.signer, typed())), !this.pendingInk && !typed());
       $("typed").oninput = () => { $("next").disabled = !this.pendingInk && !typed(); };
     } else if (s.kind === "submit") {
-      $("title").textContent = "Signing…";
+      $("title").textContent = w("signing");
       this.submit();
     } else if (s.kind === "done") {
-      $("title").textContent = "Thank you";
-      $("body").append(el("p", `Your signed consent (${this.result.pages} pages) and its record are ready.`));
-      if (this.result.id) $("body").append(el("p", `It is kept under the reference ${this.result.id}.`));
+      $("title").textContent = w("thankYou");
+      $("body").append(el("p", w("ready", { pages: this.result.pages })));
+      if (this.result.id) $("body").append(el("p", w("reference", { id: this.result.id })));
       const pdf = URL.createObjectURL(new Blob([Uint8Array.from(atob(this.result.pdf), (c) => c.charCodeAt(0))], { type: "application/pdf" }));
       const record = URL.createObjectURL(new Blob([this.result.record], { type: "application/json" }));
-      $("body").append(el("a", "Download the signed PDF", { href: pdf, download: "consent.pdf", id: "download-pdf", class: "download" }));
-      $("body").append(el("a", "Download the consent record", { href: record, download: "consent-record.json", id: "download-record", class: "download" }));
+      $("body").append(el("a", w("downloadPDF"), { href: pdf, download: "consent.pdf", id: "download-pdf", class: "download" }));
+      $("body").append(el("a", w("downloadRecord"), { href: record, download: "consent-record.json", id: "download-record", class: "download" }));
     } else if (s.kind === "abandoned") {
-      $("title").textContent = "You left the consent";
+      $("title").textContent = w("abandoned");
     } else if (s.kind === "declined") {
-      $("title").textContent = "You did not consent";
+      $("title").textContent = w("declined");
     } else if (s.kind === "error") {
-      $("title").textContent = "The consent could not be signed";
+      $("title").textContent = w("signingFailed");
       $("body").append(el("p", this.error));
     }
     if (moved) $("title").focus();

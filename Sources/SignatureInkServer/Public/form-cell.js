@@ -1,6 +1,7 @@
 // The signature form cell: inactive -> active (drawing) -> signed -> saved, with Cancel, Clear, Save and
 // Re-enter Signature. Every pointer sample is kept (coalesced events included) with its time, pressure, tilt and
-// pointer type, and sent on Save in the engine's native format.
+// pointer type, and sent on Save in the engine's native format. On its own page the cell also takes a name typed in
+// place of drawing, for anyone who cannot draw: shown in a handwriting face, and saved as a typed signature.
 "use strict";
 
 /** A signature pad on a canvas: live ink, and the samples as the engine's native document. */
@@ -137,8 +138,9 @@ class SignaturePad {
   }
 }
 
-/** Builds the cell's parts inside its (empty) section: header with the required asterisk, pad, actions, status. */
-function buildCell(root) {
+/** Builds the cell's parts inside its (empty) section: header with the required asterisk, pad, the typed name's field
+ * (when `typing`), actions, status; every word from `words`. */
+function buildCell(root, words, typing) {
   const node = (tag, attributes = {}, text) => {
     const n = document.createElement(tag);
     for (const [k, v] of Object.entries(attributes)) n.setAttribute(k, v);
@@ -146,35 +148,55 @@ function buildCell(root) {
     return n;
   };
   const header = node("header", { class: "cell-header" });
-  header.append(node("span", { id: "cell-label" }, root.dataset.label || "Signature"),
-                node("span", { class: "required", title: "required" }, "*"));
+  header.append(node("span", { id: "cell-label" }, root.dataset.label || words.signature),
+                node("span", { class: "required", title: words.required }, "*"));
   // The pad is a control of its own for the keyboard: Enter or Space starts signing, Escape cancels.
-  const pad = node("div", { class: "pad", id: "pad", tabindex: "0", role: "group",
-                            "aria-label": "Signature pad. Enter starts signing, Escape cancels." });
-  pad.append(node("canvas", { id: "canvas", "aria-label": "Signature pad: draw your signature here" }),
-             node("p", { class: "hint", id: "hint" }, "Tap to Sign"),
-             node("img", { id: "saved", alt: "Saved signature", hidden: "" }));
+  const pad = node("div", { class: "pad", id: "pad", tabindex: "0", role: "group", "aria-label": words.padLabel });
+  // The typed name as it signs, in the handwriting face; the field itself is what a screen reader reads.
+  pad.append(node("canvas", { id: "canvas", "aria-label": words.canvasLabel }),
+             node("p", { class: "hint", id: "hint" }, words.tapToSign),
+             node("p", { class: "typed-preview", id: "typed-preview", "aria-hidden": "true" }),
+             node("img", { id: "saved", alt: words.savedSignature, hidden: "" }));
+  const parts = [header, pad];
+  if (typing) {
+    const entry = node("div", { class: "typed-entry" });
+    entry.append(node("label", { for: "cell-typed" }, words.typeInstead),
+                 node("input", { id: "cell-typed", autocomplete: "name", "aria-describedby": "cell-typed-note" }),
+                 node("p", { class: "note", id: "cell-typed-note" }, words.typedNote));
+    parts.push(entry);
+  }
   const actions = node("div", { class: "actions" });
-  actions.append(node("button", { type: "button", id: "cancel" }, "Cancel"),
-                 node("button", { type: "button", id: "clear", disabled: "" }, "Clear"),
-                 node("button", { type: "button", id: "save", disabled: "" }, "Save"),
-                 node("button", { type: "button", id: "reenter" }, "Re-enter Signature"));
+  actions.append(node("button", { type: "button", id: "cancel" }, words.cancel),
+                 node("button", { type: "button", id: "clear", disabled: "" }, words.clear),
+                 node("button", { type: "button", id: "save", disabled: "" }, words.save),
+                 node("button", { type: "button", id: "reenter" }, words.reenter));
   const record = node("a", { id: "record", class: "download", download: "signature-record.json", hidden: "" },
-                      "Download the stored record");
-  root.replaceChildren(header, pad, actions, node("p", { class: "status", id: "status", role: "status", "aria-live": "polite" }),
+                      words.downloadStored);
+  root.replaceChildren(...parts, actions, node("p", { class: "status", id: "status", role: "status", "aria-live": "polite" }),
                        record);
 }
 
-/** The cell's life cycle around a pad. `onSaved` gets the server's answer. */
+/** A word with its placeholders (`{digest}`) filled in from `values`. */
+function say(word, values = {}) {
+  return word.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+}
+
+/** The cell's life cycle around a pad. `onSaved` gets the server's answer. `words` are what the cell shows and says
+ * (a page in another language gives its own; see `SignatureCell.english`); the cell of a page of its own (not
+ * `data-embedded`) also takes a typed name. */
 class SignatureCell {
-  constructor(root, onSaved) {
-    buildCell(root);
+  constructor(root, onSaved, words = SignatureCell.english) {
+    this.words = { ...SignatureCell.english, ...words };
+    buildCell(root, this.words, !root.dataset.embedded);
     this.root = root;
     this.onSaved = onSaved;
     this.pad = new SignaturePad(root.querySelector("canvas"), () => this.inked());
     this.saved = root.querySelector("#saved");
     this.status = root.querySelector("#status");
     this.record = root.querySelector("#record");
+    this.typed = root.querySelector("#cell-typed");
+    this.preview = root.querySelector("#typed-preview");
+    if (this.typed) this.typed.addEventListener("input", () => this.typedChanged());
     root.querySelector(".pad").addEventListener("pointerdown", () => { if (this.state === "inactive") this.set("active"); });
     root.querySelector(".pad").addEventListener("keydown", (event) => {
       if ((event.key === "Enter" || event.key === " ") && this.state === "inactive") {
@@ -186,10 +208,11 @@ class SignatureCell {
       }
     });
     root.querySelector("#cancel").addEventListener("click", () => this.cancel());
-    root.querySelector("#clear").addEventListener("click", () => { this.pad.clear(); this.set("active"); });
+    root.querySelector("#clear").addEventListener("click", () => { this.pad.clear(); this.forgetTyped(); this.set("active"); });
     root.querySelector("#save").addEventListener("click", () => this.save());
     root.querySelector("#reenter").addEventListener("click", () => {
       this.pad.clear();
+      this.forgetTyped();
       this.saved.hidden = true;
       this.forgetRecord();
       this.set("active");
@@ -199,26 +222,61 @@ class SignatureCell {
 
   get state() { return this.root.dataset.state; }
 
-  /** Cancel, by its button or by Escape on the pad: the ink goes and the cell is inactive again. */
-  cancel() { this.pad.clear(); this.set("inactive"); }
+  /** Cancel, by its button or by Escape on the pad: the ink or typed name goes and the cell is inactive again. */
+  cancel() { this.pad.clear(); this.forgetTyped(); this.set("inactive"); }
 
-  /** What the status line says when the cell enters a state. */
-  static said = {
-    inactive: "Not signed.",
-    active: "The signature pad is ready: draw your signature.",
-    signed: "Signed. Save keeps it; Clear starts again.",
+  /** The cell's words in English, the language of its own page; each a field of a consent document's `words`. */
+  static english = {
+    signature: "Signature", required: "required", padLabel: "Signature pad. Enter starts signing, Escape cancels.",
+    canvasLabel: "Signature pad: draw your signature here", tapToSign: "Tap to Sign", savedSignature: "Saved signature",
+    cancel: "Cancel", clear: "Clear", save: "Save", reenter: "Re-enter Signature", unsigned: "Not signed.",
+    padReady: "The signature pad is ready: draw your signature.", signed: "Signed. Save keeps it; Clear starts again.",
+    saving: "Saving…", saved: "Saved: SHA-256 {digest}", saveFailed: "The signature could not be saved: {reason}",
+    downloadStored: "Download the stored record", typeInstead: "Or type your name instead of drawing",
+    typedNote: "For anyone who cannot draw: your typed name is your signature, and the record says it was typed.",
+    savedTyped: "Saved as a typed signature: SHA-256 {digest}",
   };
+
+  /** The word the status line says when the cell enters a state. */
+  static said = { inactive: "unsigned", active: "padReady", signed: "signed" };
+
+  /** The typed name, trimmed; empty when there is none (or no field for one). */
+  get typedName() { return this.typed ? this.typed.value.trim() : ""; }
 
   set(state) {
     const before = this.root.dataset.state;
     this.root.dataset.state = state;
-    const inked = this.pad.hasInk;
-    this.root.querySelector("#clear").disabled = !inked;
-    this.root.querySelector("#save").disabled = !inked;
+    const given = this.pad.hasInk || this.typedName !== "";
+    this.root.querySelector("#clear").disabled = !given;
+    this.root.querySelector("#save").disabled = !given;
+    // A saved typed name stays as it was saved until Re-enter.
+    if (this.typed) this.typed.readOnly = state === "saved";
     // The status line is a polite live region: each change of state is said once to a screen reader (saving says
     // its own outcome). Nothing is said when the page opens.
-    if (before !== undefined && before !== state && SignatureCell.said[state]) this.status.textContent = SignatureCell.said[state];
+    if (before !== undefined && before !== state && SignatureCell.said[state]) this.status.textContent = this.words[SignatureCell.said[state]];
     if (state === "active") requestAnimationFrame(() => this.pad.resize());
+  }
+
+  /** A name typed (or changed): it takes the place of any ink, shown in the handwriting face, and signs the cell. */
+  typedChanged() {
+    if (this.state === "saved") return;
+    const name = this.typedName;
+    this.preview.textContent = name;
+    if (name) {
+      if (this.pad.hasInk) this.pad.clear();
+      this.root.dataset.typed = "";
+      this.set("signed");
+    } else {
+      delete this.root.dataset.typed;
+      this.set(this.state === "inactive" ? "inactive" : "active");
+    }
+  }
+
+  forgetTyped() {
+    if (!this.typed) return;
+    this.typed.value = "";
+    this.preview.textContent = "";
+    delete this.root.dataset.typed;
   }
 
   forgetRecord() {
@@ -227,32 +285,45 @@ class SignatureCell {
     this.record.hidden = true;
   }
 
-  inked() { if (this.state === "active" || this.state === "signed") this.set(this.pad.hasInk ? "signed" : "active"); }
+  /** Ink drawn: the cell is signed, and a typed name it had goes. */
+  inked() {
+    if (this.pad.hasInk && this.typedName) this.forgetTyped();
+    if (this.state === "active" || this.state === "signed") this.set(this.pad.hasInk ? "signed" : "active");
+  }
 
   async save() {
-    if (!this.pad.hasInk) return;
-    const native = this.pad.toNative();
-    this.status.textContent = "Saving…";
+    const typed = this.typedName;
+    if (!this.pad.hasInk && !typed) return;
+    // The ink in the engine's native format, or the typed name as `{"typed": ...}`.
+    const native = typed ? null : this.pad.toNative();
+    this.status.textContent = this.words.saving;
     try {
       const response = await fetch("/signatures", { method: "POST", headers: { "Content-Type": "application/json" },
-                                                   body: JSON.stringify(native) });
+                                                   body: JSON.stringify(typed ? { typed } : native) });
       const answer = await response.json();
       if (!response.ok) { this.status.textContent = answer.error; return; }
-      this.saved.src = answer.png;
-      this.saved.hidden = false;
-      this.saved.dataset.digest = answer.digest;
-      this.status.textContent = "Saved: SHA-256 " + answer.digest;
-      // The stored record as the server keeps it: the native document (text as answered, so it reads back to
-      // the same digest), the digest and the save time.
-      const text = '{"digest":' + JSON.stringify(answer.digest) + ',"savedAt":' + JSON.stringify(answer.savedAt)
-        + ',"signature":' + answer.signature + "}\n";
+      let text;
+      if (answer.kind === "typed") {
+        this.status.textContent = say(this.words.savedTyped, { digest: answer.digest });
+        // The stored record of a typed signature: its kind and text, the digest of the text and the save time.
+        text = JSON.stringify({ digest: answer.digest, kind: "typed", savedAt: answer.savedAt, typedSignature: answer.typedSignature }) + "\n";
+      } else {
+        this.saved.src = answer.png;
+        this.saved.hidden = false;
+        this.saved.dataset.digest = answer.digest;
+        this.status.textContent = say(this.words.saved, { digest: answer.digest });
+        // The stored record as the server keeps it: the native document (text as answered, so it reads back to
+        // the same digest), the digest and the save time.
+        text = '{"digest":' + JSON.stringify(answer.digest) + ',"savedAt":' + JSON.stringify(answer.savedAt)
+          + ',"signature":' + answer.signature + "}\n";
+      }
       this.forgetRecord();
       this.record.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
       this.record.hidden = false;
       this.set("saved");
       if (this.onSaved) this.onSaved(native, answer);
     } catch (error) {
-      this.status.textContent = "The signature could not be saved: " + error.message;
+      this.status.textContent = say(this.words.saveFailed, { reason: error.message });
     }
   }
 }
