@@ -30,7 +30,7 @@
     X(pango_font_description_set_style) X(pango_font_description_set_weight) X(pango_font_map_create_context) \
     X(pango_glyph_string_extents) X(pango_language_from_string) \
     X(pango_layout_get_baseline) X(pango_layout_get_extents) X(pango_layout_get_iter) \
-    X(pango_layout_get_line_readonly) X(pango_layout_get_unknown_glyphs_count) X(pango_layout_iter_free) \
+    X(pango_layout_get_line_readonly) X(pango_layout_get_text) X(pango_layout_get_unknown_glyphs_count) X(pango_layout_iter_free) \
     X(pango_layout_iter_get_baseline) X(pango_layout_iter_get_line_extents) X(pango_layout_iter_get_run_readonly) \
     X(pango_layout_iter_next_line) X(pango_layout_iter_next_run) X(pango_layout_new) X(pango_layout_set_alignment) \
     X(pango_layout_set_attributes) X(pango_layout_set_auto_dir) X(pango_layout_set_font_description) \

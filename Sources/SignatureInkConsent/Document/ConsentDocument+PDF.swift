@@ -13,7 +13,8 @@ extension ConsentDocument {
     /// "Page n of N". The link's text, the footer and the month and weekday names of the dates are the document's
     /// ``words``. A signed slot's block shows the ink as vector paths over a line, the printed name under it
     /// on the left and the date in the slot's pattern on the right; an unsigned slot's block is an empty line to
-    /// sign on paper. Everything is set in the document's ``layoutDirection``. The PDF's creation date is the latest
+    /// sign on paper; in the tagged PDF each block is a figure whose alternate text is the slot's title, the name and
+    /// the date ("Participant: Ada Lovelace, 27 Nov 2026"). Everything is set in the document's ``layoutDirection``. The PDF's creation date is the latest
     /// signing date, so the same signed copy always gives the same bytes.
     /// - Parameter setup: paper and margins; default `PageSetup/a4`.
     /// - Returns: the paged document, ready for `pdf()` or a page preview.
@@ -57,6 +58,9 @@ extension ConsentDocument {
             var block = SignatureBlock(signature: applied?.signature ?? Signature(), signerName: applied?.name ?? "",
                                        date: date ?? "")
             block.typedSignature = applied?.typedSignature
+            // The figure's alternate text names the role, the signer and the date, in no language's words.
+            let signed = [applied?.name ?? "", date ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
+            block.alternateText = signed.isEmpty ? slot.title : slot.title + ": " + signed
             block.direction = direction
             blocks.append(.signature(block, height: Self.signatureBlockHeight))
         }

@@ -139,7 +139,7 @@ final class CairoContext {
     ///
     /// The link is kept by the document and written as an annotation when it finishes: Cairo 1.16's own link
     /// tags make broken files (see `PDFLinkAnnotations`), so none are drawn, and a PDF surface a caller made
-    /// gets no link.
+    /// gets no link. In a tagged document the link belongs to the innermost open element that is not a ``PDFStructureRole/span``.
     func link(to target: String, over rect: Rect) {
         guard let sink = PDFSink.of(context: pointer), sink.page > 0 else { return }
         var xs: [Double] = [], ys: [Double] = []
@@ -151,7 +151,32 @@ final class CairoContext {
         }
         guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max(), x1 > x0, y1 > y0 else { return }
         // Device space is points from the top left; PDF page space counts up from the bottom.
-        sink.links.append(PDFLink(page: sink.page, rect: (x0, sink.pageHeight - y1, x1, sink.pageHeight - y0), uri: target))
+        let element = sink.openElements.last { sink.structure[$0].role != .span }
+        sink.links.append(PDFLink(page: sink.page, rect: (x0, sink.pageHeight - y1, x1, sink.pageHeight - y0), uri: target,
+                                  element: element))
+    }
+
+    /// Opens a structure element of a tagged PDF around what is drawn until ``endStructure()``, on a page of a
+    /// ``PDFDocument``; nothing on any other target. Content is marked only when drawn inside an element that
+    /// holds no other: Cairo 1.16 marks an element's content from its opening to the next opening or closing.
+    /// - Parameters:
+    ///   - role: what the element is.
+    ///   - alternateText: a figure's description; default `nil`.
+    ///   - actualText: the text drawn in the element, when it is all text; default `nil`.
+    func beginStructure(_ role: PDFStructureRole, alternateText: String? = nil, actualText: String? = nil) {
+        guard let sink = PDFSink.of(context: pointer), sink.page > 0 else { return }
+        sink.openElements.append(sink.structure.count)
+        sink.structure.append(PDFStructureElement(role: role, alternateText: alternateText, actualText: actualText))
+        cairo_tag_begin(pointer, role.cairoName, "")
+    }
+
+    /// Whether a structure element is open: the drawing is part of a tagged document's structure.
+    var isInsideStructure: Bool { PDFSink.of(context: pointer).map { !$0.openElements.isEmpty } ?? false }
+
+    /// Closes the element ``beginStructure(_:alternateText:actualText:)`` opened last.
+    func endStructure() {
+        guard let sink = PDFSink.of(context: pointer), let index = sink.openElements.popLast() else { return }
+        cairo_tag_end(pointer, sink.structure[index].role.cairoName)
     }
 
     /// Empties the current path.

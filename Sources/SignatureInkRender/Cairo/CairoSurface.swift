@@ -130,12 +130,16 @@ final class CairoSurface {
     }
 }
 
-/// Collects the bytes Cairo writes to a stream, and the links drawn on its pages (added after Cairo is done; see
-/// `PDFLinkAnnotations`).
+/// Collects the bytes Cairo writes to a stream, and the links and structure drawn on its pages (completed after
+/// Cairo is done; see `PDFCompletion`).
 final class PDFSink {
     var bytes: [UInt8] = []
     /// The links drawn so far.
     var links: [PDFLink] = []
+    /// The structure elements opened so far, in order, and those still open, innermost last (indexes of
+    /// `structure`).
+    var structure: [PDFStructureElement] = []
+    var openElements: [Int] = []
     /// The page being drawn, from 1, and its height in points.
     var page = 0
     var pageHeight = 0.0

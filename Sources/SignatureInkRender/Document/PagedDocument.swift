@@ -25,6 +25,12 @@ public enum DocumentBlock: Sendable {
 /// never leaving a heading alone at the foot of a page), a running header with the title, a footer with the page
 /// number, outline entries for headings, and vector signatures. It is written as a PDF, or any page as a PNG.
 ///
+/// The PDF is tagged (toward PDF/UA-1): a structure tree in reading order (`Document`; `H1` to `H3` for headings;
+/// `P`; `L` with `LI`, `Lbl` and `LBody` for a run of list items; `Link` for a paragraph that is one link, and a
+/// `Link` element for each link annotation; `Figure` for a signature block, with ``SignatureBlock/alternateText``),
+/// a paragraph of several lines as one element with a `Span` for each line, the header and footer as
+/// artifacts, the ``language`` as `/Lang`, the title shown as the window's title, and XMP metadata.
+///
 /// The same blocks, setup and date give the same bytes.
 public struct PagedDocument: Sendable {
     /// The content, in reading order.
@@ -96,6 +102,7 @@ public struct PagedDocument: Sendable {
         let pages = try paginate()
         let document = PDFDocument(title: title.isEmpty ? nil : title, subject: subject.isEmpty ? nil : subject,
                                    creationDate: creationDate)
+        document.language = language == "und" || language.isEmpty ? nil : language
         for (index, items) in pages.enumerated() {
             try document.addRenderedPage(width: setup.width, height: setup.height) { (page) throws(RenderError) in
                 try draw(items, page: index + 1, of: pages.count, on: page)
@@ -134,10 +141,14 @@ public struct PagedDocument: Sendable {
     /// Something placed on a page, at a height in points from the page's top. Paragraphs keep their layout from
     /// pagination, so pages are made while the fonts are held (``ProjectFonts/holding(_:)``).
     enum Item {
-        case lines(Paragraph.Layout, Range<Int>, x: Double, y: Double)
+        /// Lines of a paragraph; with `spans`, each line a `Span` of the paragraph's element.
+        case lines(Paragraph.Layout, Range<Int>, x: Double, y: Double, spans: Bool)
         case marker(TextLine, x: Double, baseline: Double, anchor: TextAnchor)
         case signature(SignatureBlock, Rect)
         case bookmark(String, level: Int, y: Double)
+        /// A structure element of the tagged PDF opens, or the innermost open one closes.
+        case open(PDFStructureRole, alternateText: String? = nil, actualText: String? = nil)
+        case close
     }
 
     /// Heading paragraphs by level: size and the space above them.
@@ -185,9 +196,13 @@ public struct PagedDocument: Sendable {
         }
         /// Places a paragraph's lines from `y`, breaking between lines where the page ends: no line alone at a
         /// page's foot when more follow, none alone at the top of the next.
-        func flow(_ p: Paragraph, _ layout: Paragraph.Layout, x: Double, width: Double, marker: String?) {
+        ///
+        /// In the structure, the lines are one `role` element (a list item's `LI` with its `Lbl` and `LBody` when
+        /// it has a marker): with the paragraph's text when it is one line, or a `Span` for each line.
+        func flow(_ p: Paragraph, _ layout: Paragraph.Layout, x: Double, width: Double, marker: String?, role: PDFStructureRole) {
             let lines = layout.lines
             var start = 0
+            var opened = false
             while start < lines.count {
                 var fit = 0, used = 0.0
                 while start + fit < lines.count, y + used + lines[start + fit].height <= bottom {
@@ -206,16 +221,32 @@ public struct PagedDocument: Sendable {
                     // The marker sits in the indent at the paragraph's start edge.
                     let rightToLeft = p.direction == .rightToLeft
                     let markerX = rightToLeft ? x + width + Self.indent(p.font) : x - Self.indent(p.font)
+                    place(.open(.listItem))
+                    place(.open(.label, actualText: marker))
                     place(.marker(line, x: markerX, baseline: y + lines[0].baseline, anchor: rightToLeft ? .end : .start))
+                    place(.close)
+                    place(.open(.listBody, actualText: lines.count == 1 ? layout.text : nil))
+                } else if !opened {
+                    place(.open(role, actualText: lines.count == 1 ? layout.text : nil))
                 }
-                place(.lines(layout, start..<(start + fit), x: x, y: y))
+                opened = true
+                place(.lines(layout, start..<(start + fit), x: x, y: y, spans: lines.count > 1))
                 y += lines[start..<(start + fit)].reduce(0) { $0 + $1.height }
                 start += fit
                 if start < lines.count { newPage() }
             }
+            if opened { place(.close) }
+            if opened, marker != nil { place(.close) }
             y += p.font.size * 0.5
         }
+        place(.open(.document))
+        var inList = false
         for (i, block) in blocks.enumerated() {
+            let listItem = if case .listItem = block { true } else { false }
+            if inList != listItem {
+                place(listItem ? .open(.list) : .close)
+                inList = listItem
+            }
             switch block {
             case .pageBreak:
                 if !(pages.last ?? []).isEmpty { newPage() }
@@ -234,16 +265,20 @@ public struct PagedDocument: Sendable {
                 let needed = (y > top ? spaceBefore : 0) + laidOut.lines.reduce(0) { $0 + $1.height } + (try firstLineHeight(i + 1))
                 if y > top && y + needed > bottom { newPage() } else if y > top { y += spaceBefore }
                 if bookmark { place(.bookmark(text, level: level, y: y)) }
-                flow(paragraph, laidOut, x: setup.margin, width: width, marker: nil)
+                flow(paragraph, laidOut, x: setup.margin, width: width, marker: nil, role: .heading(level))
                 y -= paragraph.font.size * 0.25
             case let .paragraph(p):
                 guard let laidOut = try layout(i) else { continue }
-                flow(p, laidOut, x: setup.margin, width: width, marker: nil)
+                // A paragraph that is one link is a `P` holding a `Link`.
+                let oneLink = p.runs.first?.link != nil && p.runs.allSatisfy { $0.link == p.runs.first?.link }
+                if oneLink { place(.open(.paragraph)) }
+                flow(p, laidOut, x: setup.margin, width: width, marker: nil, role: oneLink ? .link : .paragraph)
+                if oneLink { place(.close) }
             case let .listItem(p, marker):
                 let indent = Self.indent(p.font)
                 let x = p.direction == .rightToLeft ? setup.margin : setup.margin + indent
                 guard let laidOut = try layout(i) else { continue }
-                flow(p, laidOut, x: x, width: width - indent, marker: marker)
+                flow(p, laidOut, x: x, width: width - indent, marker: marker, role: .listBody)
             case let .signature(block, height):
                 guard height.isFinite, (48...400).contains(height) else {
                     throw .invalidOption(option: "signature height", message: "\(height) pt is outside 48...400")
@@ -251,40 +286,51 @@ public struct PagedDocument: Sendable {
                 if y > top && y + height > bottom { newPage() }
                 let blockWidth = Swift.min(width, 320)
                 let x = direction == .rightToLeft ? setup.margin + width - blockWidth : setup.margin
+                place(.open(.figure, alternateText: block.figureDescription))
                 place(.signature(block, Rect(x: x, y: y, width: blockWidth, height: height)))
+                place(.close)
                 y += height + 12
             }
         }
         if pages.count > 1, pages[pages.count - 1].isEmpty { pages.removeLast() }
+        if inList { place(.close) }
+        place(.close)
         return pages
     }
 
     /// Draws one page: its items, then the header and footer.
     private func draw(_ items: [Item], page: Int, of count: Int, on target: CairoTarget) throws(RenderError) {
+        let context = try CairoContext(borrowing: target.unsafeContext)
         for item in items {
             switch item {
-            case let .lines(layout, range, x, y):
-                try layout.draw(lines: range, at: Point(x, y), on: target)
+            case let .lines(layout, range, x, y, spans):
+                try layout.draw(lines: range, at: Point(x, y), on: target, spans: spans)
             case let .marker(line, x, baseline, anchor):
-                let context = try CairoContext(borrowing: target.unsafeContext)
                 context.setSource(Color(red: 0x21, green: 0x21, blue: 0x21))
                 try line.draw(anchor: anchor, at: Point(x, baseline), on: context)
             case let .signature(block, rect):
                 try block.draw(in: rect, on: target)
+            case let .open(role, alternateText, actualText):
+                context.beginStructure(role, alternateText: alternateText, actualText: actualText)
+            case .close:
+                context.endStructure()
             case .bookmark:
                 break
             }
         }
-        let context = try CairoContext(borrowing: target.unsafeContext)
         context.setSource(Color(red: 0x75, green: 0x75, blue: 0x75))
         let small = TextFont(size: 8, language: language)
         if !title.isEmpty {
+            context.beginStructure(.artifact)
+            defer { context.endStructure() }
             let rightToLeft = direction == .rightToLeft
             try TextLine(text: title, font: small).draw(anchor: rightToLeft ? .end : .start,
                                                         at: Point(rightToLeft ? setup.width - setup.margin : setup.margin, setup.margin * 0.55),
                                                         on: context)
         }
         if !footer.isEmpty {
+            context.beginStructure(.artifact)
+            defer { context.endStructure() }
             let text = footer.replacing("{n}", with: String(page)).replacing("{N}", with: String(count))
             try TextLine(text: text, font: small).draw(anchor: .middle, at: Point(setup.width / 2, setup.height - setup.margin * 0.45),
                                                       on: context)

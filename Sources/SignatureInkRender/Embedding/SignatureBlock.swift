@@ -27,6 +27,14 @@ public struct SignatureBlock: Sendable {
     /// With ``TextDirection/rightToLeft`` the name is written at the right end of the line and the date at the
     /// left, as a right-to-left form reads; otherwise the name is on the left. Default ``TextDirection/auto``.
     public var direction: TextDirection = .auto
+    /// What a screen reader says of the block in a tagged PDF (``PagedDocument``), which has it as a figure: `nil`
+    /// (the default) for the signer's name and the date, or the role and a "signed" word the caller knows better.
+    public var alternateText: String?
+
+    /// The block's alternate text: ``alternateText``, else the signer's name and the date, else nothing.
+    var figureDescription: String {
+        alternateText ?? [signerName, date ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
+    }
 
     /// The pattern of the default date: the calendar date of the capture, `yyyy-MM-dd`.
     public static let defaultDateFormat = try! TimestampFormat(pattern: "yyyy-MM-dd")
@@ -79,9 +87,13 @@ public struct SignatureBlock: Sendable {
         // The ink sits on the line: its box ends a little below it, as handwriting crosses the line.
         let inkBox = Rect(x: rect.minX, y: rect.minY, width: rect.width, height: lineY + o.padding / 2)
         let typed = typedSignature.flatMap { $0.isEmpty ? nil : $0 }
+        let context = try CairoContext(borrowing: target.unsafeContext)
+        // In a tagged document's figure, the ink and line, the name and the date are each a span of it: Cairo marks
+        // no content of an element that holds others, and the name's and date's words stay apart.
+        let spans = context.isInsideStructure
+        if spans { context.beginStructure(.span, actualText: typed) }
         if typed == nil { try SignatureRenderer(options: o).draw(signature, in: inkBox, on: target, framing: .fit) }
 
-        let context = try CairoContext(borrowing: target.unsafeContext)
         context.save()
         context.translate(rect.minX, rect.minY)
         if let typed {
@@ -94,15 +106,20 @@ public struct SignatureBlock: Sendable {
         context.moveTo(Point(0, lineY))
         context.lineTo(Point(rect.width, lineY))
         context.strokeButt(width: 0.75)
+        if spans { context.endStructure() }
         context.setSource(textColor)
         let baseline = lineY + size * 1.35
         do {
             let rightToLeft = direction == .rightToLeft
             if !signerName.isEmpty {
+                if spans { context.beginStructure(.span, actualText: signerName) }
+                defer { if spans { context.endStructure() } }
                 try TextLine(text: signerName, font: TextFont(size: size))
                     .draw(anchor: rightToLeft ? .end : .start, at: Point(rightToLeft ? rect.width : 0, baseline), on: context)
             }
             if let date, !date.isEmpty {
+                if spans { context.beginStructure(.span, actualText: date) }
+                defer { if spans { context.endStructure() } }
                 try TextLine(text: date, font: TextFont(size: size))
                     .draw(anchor: rightToLeft ? .start : .end, at: Point(rightToLeft ? 0 : rect.width, baseline), on: context)
             }

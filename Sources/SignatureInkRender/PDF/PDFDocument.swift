@@ -26,6 +26,8 @@ public final class PDFDocument {
     /// Pages added so far.
     public private(set) var pageCount = 0
     private var finished = false
+    /// The BCP 47 language of a tagged document's text (its catalog's `/Lang`), or `nil`.
+    var language: String?
     /// Set when a page's drawing threw: that page is half drawn, so the document cannot go on.
     private var failed = false
 
@@ -129,6 +131,7 @@ public final class PDFDocument {
         context = nil
         self.surface = nil
         try surface.finish()
-        return try PDFLinkAnnotations.append(sink.links, to: sink.bytes)
+        return try PDFCompletion.complete(sink.bytes, links: sink.links, structure: sink.structure,
+                                          metadata: .init(title: title, language: language, creationDate: creationDate))
     }
 }

@@ -3,10 +3,9 @@
 /// Writes an incremental update of a PDF (ISO 32000-2, 7.5.6): objects appended after the file's bytes, then a
 /// cross-reference section listing them whose trailer points back to the file's last one with `/Prev`.
 ///
-/// The one writer of an update's section, for the links added to a consent PDF Cairo wrote
-/// (``PDFLinkAnnotations``) and for a form signed with `--incremental` (SignatureInkForms, which reads and unparses
-/// the objects with qpdf). Rewriting the whole file instead would move every byte a digital signature covers. The
-/// original bytes come first, unchanged.
+/// The one writer of an update's section, for a form signed with `--incremental` and a sealed consent
+/// (SignatureInkForms, which reads and unparses the objects with qpdf). Rewriting the whole file instead would move
+/// every byte a digital signature covers. The original bytes come first, unchanged.
 package struct PDFIncrementalUpdate {
     /// One object of the update: its number, its generation, and its bytes between the `N G obj` line and `endobj`
     /// (a stream's dictionary, `stream`, its data and `endstream`).

@@ -151,9 +151,27 @@ public struct Paragraph: Sendable, Hashable {
 
         deinit { pango.g_object_unref(UnsafeMutableRawPointer(pointer)) }
 
+        /// The text of some of the lines.
+        func text(lines range: Range<Int>) -> String {
+            guard !range.isEmpty, let all = pango.pango_layout_get_text(pointer),
+                  let first = pango.pango_layout_get_line_readonly(pointer, Int32(range.lowerBound)),
+                  let last = pango.pango_layout_get_line_readonly(pointer, Int32(range.upperBound - 1)) else { return "" }
+            let start = Int(first.pointee.start_index), end = Int(last.pointee.start_index + last.pointee.length)
+            guard start <= end else { return "" }
+            return String(decoding: UnsafeRawBufferPointer(start: all, count: end)[start...], as: UTF8.self)
+        }
+
+        /// The whole text.
+        var text: String { pango.pango_layout_get_text(pointer).map { String(cString: $0) } ?? "" }
+
         /// Draws some of the lines, the first of them with its top at `origin.y` (see
-        /// ``Paragraph/draw(lines:width:at:on:)``).
-        func draw(lines range: Range<Int>, at origin: Point, on target: CairoTarget) throws(RenderError) {
+        /// ``Paragraph/draw(lines:width:at:on:)``); with `spans`, each line as a `Span` of a tagged PDF's open
+        /// element, with its text as the span's actual text.
+        ///
+        /// A line's own element keeps the words of two lines apart: Cairo writes the space where a line breaks as a
+        /// nested `/ActualText` span, which the tagged PDF's completion drops (see `MarkedContent`), and poppler
+        /// joins the text of one element's lines without a space.
+        func draw(lines range: Range<Int>, at origin: Point, on target: CairoTarget, spans: Bool = false) throws(RenderError) {
             guard !range.isEmpty else { return }
             guard range.lowerBound >= 0, range.upperBound <= boxes.count else {
                 throw .invalidOption(option: "lines", message: "\(range) is outside the paragraph's \(boxes.count) lines")
@@ -167,7 +185,9 @@ public struct Paragraph: Sendable, Hashable {
                 guard let line = pango.pango_layout_get_line_readonly(pointer, Int32(index)) else { continue }
                 let baseline = Point(origin.x + box.x, origin.y + box.top - top + box.baseline)
                 context.moveTo(baseline)
+                if spans { context.beginStructure(.span, actualText: text(lines: index..<(index + 1))) }
                 pango.pango_cairo_show_layout_line(context.pointer, line)
+                if spans { context.endStructure() }
                 context.newPath()
                 for area in Paragraph.linkAreas(of: line, links: links) {
                     let rect = Rect(x: baseline.x + area.x, y: baseline.y + area.y, width: area.width, height: area.height)
