@@ -58,11 +58,3 @@ enum PDFLinkAnnotations {
         return text + ")"
     }
 }
-
-extension StringProtocol {
-    /// The text without white space at either end.
-    var trimmingWhitespace: String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
-        return String(self[first...last])
-    }
-}
