@@ -136,14 +136,20 @@ import Testing
         #expect(annotations >= 2 && annotations == links.count)
     }
 
-    @Test func anArabicConsentIsTaggedInArabic() throws {
+    /// The Arabic fixture, and the Arabic, Hebrew and Japanese documents of the words' tests.
+    static func scripts() throws -> [ConsentDocument] {
         let url = TestData.repositoryRoot.appendingPathComponent("Tests/Fixtures/consent/consent-ar.json")
-        let document = try ConsentDocument(json: Array(try Data(contentsOf: url)))
+        let arabic = try ConsentDocument(json: Array(try Data(contentsOf: url)))
             .signing(ConsentSignature(slot: "participant", name: "ليلى", signature: try ConsentFixtures.ink(), date: ConsentFixtures.date))
+        return [arabic] + (try (0..<ConsentWordsTests.languages.count).map { try ConsentWordsTests.document($0) })
+    }
+
+    @Test(arguments: 0..<4) func aConsentInAnotherScriptIsTaggedInItsLanguage(k: Int) throws {
+        let document = try Self.scripts()[k]
         let pdf = try document.pdf()
         #expect(try PDFCheck.qpdfProblems(pdf) == nil)
         let file = try QPDFJSON(pdf)
-        #expect(file.object(file.trailer["/Root"])?["/Lang"] as? String == "u:ar")
+        #expect(file.object(file.trailer["/Root"])?["/Lang"] as? String == "u:" + document.language)
         let structure = try Self.structure(pdf)
         let words = structure.words, elements = structure.elements
         // Every letter once: poppler may cut right-to-left text into words differently from pdftotext, which also
