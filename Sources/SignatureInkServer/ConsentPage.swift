@@ -24,10 +24,7 @@ enum ConsentPage {
         guard page.contains(htmlElement), page.contains(wordsBlock), page.contains(titleElement) else {
             throw APIError(.internalServerError, "the consent page's template has no \(htmlElement), \(titleElement) or words block")
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Strings only: encoding cannot fail. Every `<` escaped, so no word can end the block (`</script>`).
-        let words = String(decoding: try encoder.encode(document.words.page), as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
+        let words = try wordsJSON(document.words)
         // A checked document's language is a BCP 47 tag; one built in code is kept to a tag's characters too, so that
         // nothing in the attribute needs escaping.
         let tag = document.language.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
@@ -36,6 +33,24 @@ enum ConsentPage {
         return Array(page.replacingOccurrences(of: htmlElement, with: #"<html lang="\#(language)" dir="\#(direction)">"#)
             .replacingOccurrences(of: wordsBlock, with: #"<script type="application/json" id="words">\#(words)</script>"#)
             .replacingOccurrences(of: titleElement, with: "<title>\(escaped(document.title))</title>").utf8)
+    }
+
+    /// The form cell's page of its own (`index.html`) with the English words in its data block, which
+    /// `form-cell.js` reads: the words have one home, ``ConsentWords/PageWord/english``.
+    /// - Throws: `APIError` 500 when the template lacks the block (a broken build).
+    static func formCellHTML(_ template: [UInt8]) throws -> [UInt8] {
+        let page = String(decoding: template, as: UTF8.self)
+        guard page.contains(wordsBlock) else { throw APIError(.internalServerError, "the form cell's page has no words block") }
+        return Array(page.replacingOccurrences(of: wordsBlock, with: #"<script type="application/json" id="words">\#(try wordsJSON(.english))</script>"#).utf8)
+    }
+
+    /// Every page word of `words` as a JSON object, with every `<` escaped so that no word can end the block
+    /// (`</script>`).
+    static func wordsJSON(_ words: ConsentWords) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings only: encoding cannot fail.
+        return String(decoding: try encoder.encode(words.page), as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 
     /// `text` as HTML text: `&`, `<`, `>` and `"` as character references.

@@ -46,7 +46,9 @@ public enum SignatureInkServer {
                 return .bytes(asset.bytes, contentType: asset.contentType)
             }
         }
-        router.get("/", use: page("index.html"))
+        // The form cell's own page, with its words.
+        let formCellPage = try ConsentPage.formCellHTML(assets["index.html"]?.bytes ?? [])
+        router.get("/") { _, _ -> Response in .bytes(formCellPage, contentType: "text/html; charset=utf-8") }
         // The consent page in the document's language and direction, with its words.
         let consentPage = try ConsentPage.html(assets["consent.html"]?.bytes ?? [], document: document)
         router.get("/consent") { _, _ -> Response in .bytes(consentPage, contentType: "text/html; charset=utf-8") }

@@ -43,6 +43,20 @@ import Testing
         #expect(words["next"] == "التالي" && words["learnMore"] == "اعرف المزيد")
     }
 
+    /// The form cell's own page carries the English page words, the cell's one source of them.
+    @Test func theFormCellsPageHasTheEnglishWords() async throws {
+        let app = Application(router: try SignatureInkServer.router(consentDocument: nil))
+        let page = try await app.test(.router) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                return String(buffer: response.body)
+            }
+        }
+        let words = try Self.words(page)
+        #expect(words == ConsentWords.english.page)
+        #expect(words["typeInstead"] == "Or type your name instead of drawing" && words["savedTyped"]?.contains("{digest}") == true)
+    }
+
     @Test func theSampleDocumentsPageIsEnglishLeftToRight() async throws {
         let page = try await Self.page()
         #expect(page.contains(#"<html lang="en" dir="ltr">"#))

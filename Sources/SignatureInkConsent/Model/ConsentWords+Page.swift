@@ -15,6 +15,7 @@ extension ConsentWords {
         case signing, thankYou, ready, reference, downloadPDF, downloadRecord, abandoned, declined, signingFailed
         case signature, required, padLabel, canvasLabel, tapToSign, savedSignature, clear, save, reenter
         case unsigned, padReady, signed, saving, saved, saveFailed
+        case typeInstead, savedTyped, downloadStored
 
         /// The English word: what the page shows when the document gives none.
         public var english: String {
@@ -68,6 +69,9 @@ extension ConsentWords {
             case .saving: "Saving…"
             case .saved: "Saved: SHA-256 {digest}"
             case .saveFailed: "The signature could not be saved: {reason}"
+            case .typeInstead: "Or type your name instead of drawing"
+            case .savedTyped: "Saved as a typed signature: SHA-256 {digest}"
+            case .downloadStored: "Download the stored record"
             }
         }
 

@@ -181,12 +181,12 @@ function say(word, values = {}) {
   return word.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
 }
 
-/** The cell's life cycle around a pad. `onSaved` gets the server's answer. `words` are what the cell shows and says
- * (a page in another language gives its own; see `SignatureCell.english`); the cell of a page of its own (not
- * `data-embedded`) also takes a typed name. */
+/** The cell's life cycle around a pad. `onSaved` gets the server's answer. `words` are what the cell shows and says:
+ * the page's words, which the server writes into every page (a consent document's, English where it gives none); the
+ * cell of a page of its own (not `data-embedded`) also takes a typed name. */
 class SignatureCell {
-  constructor(root, onSaved, words = SignatureCell.english) {
-    this.words = { ...SignatureCell.english, ...words };
+  constructor(root, onSaved, words) {
+    this.words = words;
     buildCell(root, this.words, !root.dataset.embedded);
     this.root = root;
     this.onSaved = onSaved;
@@ -224,18 +224,6 @@ class SignatureCell {
 
   /** Cancel, by its button or by Escape on the pad: the ink or typed name goes and the cell is inactive again. */
   cancel() { this.pad.clear(); this.forgetTyped(); this.set("inactive"); }
-
-  /** The cell's words in English, the language of its own page; each a field of a consent document's `words`. */
-  static english = {
-    signature: "Signature", required: "required", padLabel: "Signature pad. Enter starts signing, Escape cancels.",
-    canvasLabel: "Signature pad: draw your signature here", tapToSign: "Tap to Sign", savedSignature: "Saved signature",
-    cancel: "Cancel", clear: "Clear", save: "Save", reenter: "Re-enter Signature", unsigned: "Not signed.",
-    padReady: "The signature pad is ready: draw your signature.", signed: "Signed. Save keeps it; Clear starts again.",
-    saving: "Saving…", saved: "Saved: SHA-256 {digest}", saveFailed: "The signature could not be saved: {reason}",
-    downloadStored: "Download the stored record", typeInstead: "Or type your name instead of drawing",
-    typedNote: "For anyone who cannot draw: your typed name is your signature, and the record says it was typed.",
-    savedTyped: "Saved as a typed signature: SHA-256 {digest}",
-  };
 
   /** The word the status line says when the cell enters a state. */
   static said = { inactive: "unsigned", active: "padReady", signed: "signed" };
@@ -328,5 +316,8 @@ class SignatureCell {
   }
 }
 
+// The cell of a page of its own takes the page's words, which the server writes as the JSON block #words.
 const cell = document.getElementById("cell");
-if (cell && !cell.dataset.embedded) window.signatureCell = new SignatureCell(cell);
+if (cell && !cell.dataset.embedded) {
+  window.signatureCell = new SignatureCell(cell, undefined, JSON.parse(document.getElementById("words").textContent));
+}
