@@ -37,4 +37,10 @@ import Testing
         #expect(throws: RenderError.self) { try Self.rewrite("/P << /MCID 0 >> BDC EMC", changes) }
         #expect(try Self.rewrite("/P << /MCID 0 >> BDC (BDC) Tj EMC", MarkedContent.Changes()).0 == "/P << /MCID 0 >> BDC (BDC) Tj EMC")
     }
+
+    @Test func textStringsAreLiteralInASCIIAndUTF16Otherwise() {
+        #expect(PDFCompletion.textString(#"a(b)\c"#) == #"(a\(b\)\\c)"#)
+        #expect(PDFCompletion.textString("لى") == "<FEFF06440649>")
+        #expect(PDFCompletion.textString("é😀") == "<FEFF00E9D83DDE00>")
+    }
 }

@@ -31,6 +31,16 @@ enum MarkedContent {
     /// The contents with `changes` made, and the MCIDs in `changes.actualText` that had a nested span dropped.
     /// - Throws: ``RenderError/cairo(_:)`` when the marked content does not nest, or an MCID to change is missing.
     static func rewrite(_ data: [UInt8], _ changes: Changes) throws(RenderError) -> (data: [UInt8], dropped: Set<Int>) {
+        let result = data.withUnsafeBufferPointer { buffer in
+            Self.kinds.withUnsafeBufferPointer { kinds in Result { () throws(RenderError) in try rewrite(buffer, kinds, changes) } }
+        }
+        let (out, dropped) = try result.get()
+        return (out ?? data, dropped)
+    }
+
+    /// ``rewrite(_:_:)`` over the bytes in place; `nil` for contents left as they are.
+    private static func rewrite(_ data: UnsafeBufferPointer<UInt8>, _ kinds: UnsafeBufferPointer<UInt8>,
+                                _ changes: Changes) throws(RenderError) -> (data: [UInt8]?, dropped: Set<Int>) {
         enum Open {
             case tagged(Int)
             case dropped
@@ -44,7 +54,6 @@ enum MarkedContent {
         var depth = 0  // of dictionaries and arrays
         var i = 0
         let n = data.count
-        let kinds = Self.kinds
         func isWhite(_ b: UInt8) -> Bool { kinds[Int(b)] == 1 }
         func isDelimiter(_ b: UInt8) -> Bool { kinds[Int(b)] == 2 }
         while i < n {
@@ -121,7 +130,7 @@ enum MarkedContent {
         guard stack.isEmpty else { throw .cairo("a page's contents leave marked content open") }
         let missing = changes.artifacts.union(changes.renamed.keys).subtracting(seen)
         guard missing.isEmpty else { throw .cairo("a page's contents have no marked content \(missing.sorted())") }
-        guard !edits.isEmpty else { return (data, dropped) }
+        guard !edits.isEmpty else { return (nil, dropped) }
         var out: [UInt8] = []
         out.reserveCapacity(data.count)
         var k = 0

@@ -23,7 +23,8 @@ enum Flate {
     /// - Parameter limit: most bytes the result may have.
     /// - Throws: ``RenderError/cairo(_:)`` when `data` is not a zlib stream or comes to more than `limit` bytes.
     static func inflate(_ data: ArraySlice<UInt8>, limit: Int) throws(RenderError) -> [UInt8] {
-        var capacity = Swift.min(Swift.max(data.count * 4, 4096), limit)
+        // Page contents inflate to about three times their size: one try in most cases.
+        var capacity = Swift.min(Swift.max(data.count * 6, 4096), limit)
         while true {
             var size = uLong(capacity)
             var out = [UInt8](repeating: 0, count: capacity)
