@@ -139,11 +139,11 @@ enum AccountRoutes {
             let known = device(of: request)
             let cookie = known?.cookie ?? PasscodeHash.randomHex(bytes: 32)
             let device = known?.id ?? HexDigest.sha256(Array(cookie.utf8))
-            let passcode = body.passcode
-            let hash = try await onWorker(pool, configuration) { () throws(StoreError) in try PasscodeHash(passcode: passcode, cost: policy.passcodeCost) }
             let user = try await StoreRoutes.run {
-                try await store.onboard(code: body.code, device: device, passcode: hash,
-                                        provenance: Provenance(client: StoreRoutes.client(of: context), device: device), at: clock())
+                try await store.onboard(code: body.code, device: device, passcode: body.passcode, policy: policy,
+                                        provenance: Provenance(client: StoreRoutes.client(of: context), device: device), at: clock()) {
+                    passcode, cost in try await onWorker(pool, configuration) { () throws(StoreError) in try PasscodeHash(passcode: passcode, cost: cost) }
+                }
             }
             var response = try created(UserAnswer(user))
             if known == nil {

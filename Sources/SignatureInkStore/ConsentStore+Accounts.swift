@@ -48,20 +48,31 @@ extension ConsentStore {
     }
 
     /// Onboards the user of an enrolment code on a device, with the user's passcode for that device; the code is used up.
+    ///
+    /// The passcode's rules and the code are checked before the passcode is hashed, so that a request with a wrong
+    /// code costs a database read, not a hash; the code is used up once the hash is made.
     /// - Parameters:
     ///   - code: the code as the user typed it (case, spaces and `-` do not matter).
     ///   - device: the device's identifier as the store keeps it (the server's is the SHA-256 of its cookie).
-    ///   - passcode: the new passcode, already hashed (``PasscodeHash/init(passcode:cost:)``, which checks it).
+    ///   - passcode: the new passcode (``PasscodeHash/minimumLength`` to ``PasscodeHash/maximumLength`` characters).
+    ///   - policy: the passcode's hashing cost.
     ///   - provenance: where the request came from.
     ///   - date: when; default now.
+    ///   - hash: hashes the passcode with a cost (``PasscodeHash/init(passcode:cost:)``, the default): the caller runs
+    ///     it where a few hundred milliseconds of one core and 128 MiB may be spent, such as a server's worker threads.
     /// - Returns: the user onboarded.
-    /// - Throws: ``StoreError/invalid(field:message:)`` naming `code` for an unknown, used or expired code; a
-    ///   database error.
-    public func onboard(code: String, device: String, passcode: PasscodeHash, provenance: Provenance = Provenance(),
-                        at date: Date = Date()) async throws(StoreError) -> UserProfile {
-        guard let user = try await database.takeCode(sha256: Self.codeDigest(code), now: Self.milliseconds(date)) else {
-            throw .invalid(field: "code", message: "is not a valid enrolment code: unknown, used already or expired; ask an administrator for a new one")
-        }
+    /// - Throws: ``StoreError/invalid(field:message:)`` naming `passcode` for one that breaks the rules, or `code` for
+    ///   an unknown, used or expired code; a database error; what `hash` throws.
+    public func onboard(code: String, device: String, passcode: String, policy: AccountPolicy = AccountPolicy(),
+                        provenance: Provenance = Provenance(), at date: Date = Date(),
+                        hash: (String, PasscodeHash.Cost) async throws -> PasscodeHash = { try PasscodeHash(passcode: $0, cost: $1) })
+        async throws -> UserProfile {
+        try PasscodeHash.check(passcode)
+        let digest = Self.codeDigest(code), now = Self.milliseconds(date)
+        let invalid = StoreError.invalid(field: "code", message: "is not a valid enrolment code: unknown, used already or expired; ask an administrator for a new one")
+        guard try await database.codeUser(sha256: digest, now: now) != nil else { throw invalid }
+        let passcode = try await hash(passcode, policy.passcodeCost)
+        guard let user = try await database.takeCode(sha256: digest, now: now) else { throw invalid }
         let profile = try await self.user(id: user)
         try await database.setPasscode(user: user, device: device,
                                        hash: PasscodeRow(kdf: passcode.cost.description, salt: HexDigest.hex(passcode.salt),

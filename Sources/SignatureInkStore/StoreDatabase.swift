@@ -54,6 +54,8 @@ protocol StoreDatabase: Sendable {
     /// Keeps the SHA-256 of a user's new enrolment code, valid until `expiresAt` (milliseconds since 1970), in place of
     /// any code the user had.
     func replaceCode(sha256: String, user: String, expiresAt: Int64) async throws(StoreError)
+    /// The user of the code with this SHA-256, if it has not expired by `now`; the code stays.
+    func codeUser(sha256: String, now: Int64) async throws(StoreError) -> String?
     /// Removes the code with this SHA-256 and gives its user, if it has not expired by `now` (milliseconds since 1970);
     /// `nil` for an unknown or expired code. Two callers with one code: one gets the user.
     func takeCode(sha256: String, now: Int64) async throws(StoreError) -> String?

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Crypto
-public import FoundationEssentials
+import FoundationEssentials
 import _CryptoExtras
 import SignatureInkFormats
 
@@ -54,9 +54,10 @@ public struct PasscodeHash: Sendable, Hashable {
         }
     }
 
-    /// Fewest characters a passcode may have: 8, NIST SP 800-63B's minimum for a memorized secret.
+    /// Fewest characters (Unicode code points, as JSON Schema counts them) a passcode may have: 8, NIST SP 800-63B's
+    /// minimum for a memorized secret.
     public static let minimumLength = 8
-    /// Most characters a passcode may have: 128.
+    /// Most characters (Unicode code points) a passcode may have: 128.
     public static let maximumLength = 128
     /// Bytes of the random salt: 16.
     static let saltBytes = 16
@@ -91,7 +92,7 @@ public struct PasscodeHash: Sendable, Hashable {
     /// Whether `passcode` is the one hashed, comparing every byte of the derived keys whatever the first difference.
     /// It costs what hashing costs (``Cost``): run it where a few hundred milliseconds of one core may be spent.
     public func matches(_ passcode: String) -> Bool {
-        guard passcode.count <= Self.maximumLength, let candidate = try? Self.derive(passcode, salt: salt, cost: cost),
+        guard passcode.unicodeScalars.count <= Self.maximumLength, let candidate = try? Self.derive(passcode, salt: salt, cost: cost),
               candidate.count == key.count else { return false }
         var difference: UInt8 = 0
         for (a, b) in zip(candidate, key) { difference |= a ^ b }
@@ -100,10 +101,10 @@ public struct PasscodeHash: Sendable, Hashable {
 
     /// Throws unless `passcode` is acceptable as a new passcode.
     static func check(_ passcode: String) throws(StoreError) {
-        guard passcode.count >= minimumLength else {
+        guard passcode.unicodeScalars.count >= minimumLength else {
             throw .invalid(field: "passcode", message: "must have at least \(minimumLength) characters")
         }
-        guard passcode.count <= maximumLength else {
+        guard passcode.unicodeScalars.count <= maximumLength else {
             throw .invalid(field: "passcode", message: "must have at most \(maximumLength) characters")
         }
         guard !passcode.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {

@@ -494,6 +494,10 @@ final class PostgreSQLDatabase: StoreDatabase {
         }
     }
 
+    func codeUser(sha256: String, now: Int64) async throws(StoreError) -> String? {
+        try await values("SELECT user_id FROM enrolment_code WHERE code_sha256 = \(sha256) AND expires_at > \(now)") { try $0.decode(String.self) }.first
+    }
+
     func takeCode(sha256: String, now: Int64) async throws(StoreError) -> String? {
         // Expired codes go with the first use of any code after they expire.
         _ = try await values("DELETE FROM enrolment_code WHERE expires_at <= \(now) AND code_sha256 <> \(sha256) RETURNING 1") { try $0.decode(Int32.self) }

@@ -270,6 +270,13 @@ final class SQLiteDatabase: StoreDatabase {
         }
     }
 
+    func codeUser(sha256: String, now: Int64) async throws(StoreError) -> String? {
+        try pointRead { db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT user_id FROM enrolment_code WHERE code_sha256 = ? AND expires_at > ?"),
+                                arguments: [sha256, now])
+        }
+    }
+
     func takeCode(sha256: String, now: Int64) async throws(StoreError) -> String? {
         try await write { db in
             // Expired codes go with the first use of any code after they expire.
