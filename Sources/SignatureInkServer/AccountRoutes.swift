@@ -311,7 +311,7 @@ enum AccountRoutes {
     }
 
     /// A place on the worker threads, or 503 with `Retry-After` when they and their queue are full: hashing a passcode
-    /// takes 128 MiB and a few hundred milliseconds, so no more run at once than there are workers.
+    /// takes 128 MiB and about 0.4 s, so no more run at once than there are workers.
     static func admit(_ pool: WorkPool) throws -> WorkPool.Ticket {
         guard let ticket = pool.admit() else {
             throw APIError(.serviceUnavailable, "the server is busy; try again in \(SignatureInkServer.retryAfter) s",

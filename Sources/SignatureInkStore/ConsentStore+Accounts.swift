@@ -117,7 +117,8 @@ extension ConsentStore {
     /// user waits `policy.wait` seconds (and again after each as many more), after `policy.failuresBeforeRevocation`
     /// the enrolment on the device is revoked (a ``StoreEvent/Kind/revocation`` event) and the user must be onboarded
     /// again with a new code. A right passcode starts the count again at 0. While the user waits, the passcode is not
-    /// looked at and the attempt is not counted.
+    /// looked at and the attempt is not counted. Attempts made at the same time are each counted (the count goes up in
+    /// the database, atomically), though those already past the check of the wait when it begins are still looked at.
     /// - Parameters:
     ///   - user: the user's identifier.
     ///   - device: the device's identifier as the store keeps it.

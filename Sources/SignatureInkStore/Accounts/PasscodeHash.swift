@@ -8,7 +8,7 @@ import SignatureInkFormats
 /// UTF-8 text with a random salt of its own, never the passcode.
 ///
 /// scrypt is memory-hard: each guess costs an attacker who holds the database `128 × N × r` bytes and the time to
-/// fill and read them, 128 MiB and about 0.3 s of one core with the ``Cost/standard`` cost, so guesses on graphics
+/// fill and read them, 128 MiB and about 0.4 s of one core with the ``Cost/standard`` cost, so guesses on graphics
 /// cards or in parallel are costly. The cost is kept with each hash, so a later, higher cost applies to new passcodes
 /// while the old ones still verify.
 public struct PasscodeHash: Sendable, Hashable {
