@@ -51,7 +51,7 @@ import Testing
     }
 
     /// A server with a store in a new folder, a cheap passcode cost and a clock moved by hand.
-    static func withServer<T: Sendable>(secure: Bool = false, log: CapturedLog? = nil,
+    static func withServer<T: Sendable>(secure: Bool = false, maxSessions: Int = 10_000, log: CapturedLog? = nil,
                                         _ body: @escaping @Sendable (any TestClientProtocol, TestClock) async throws -> T) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("accounts-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -59,7 +59,7 @@ import Testing
         let clock = TestClock()
         let configuration = ServerConfiguration(
             secureCookies: secure, accountPolicy: AccountPolicy(passcodeCost: PasscodeHash.Cost(rounds: 16, blockSize: 1, parallelism: 1)!),
-            clock: { clock.read() })
+            maxSessions: maxSessions, clock: { clock.read() })
         let router = try SignatureInkServer.router(configuration: configuration, store: store, adminToken: AdminToken(token: StoreRouteTests.token))
         let app = log.map { Application(router: router, logger: $0.logger()) } ?? Application(router: router)
         let result = try await app.test(.router) { client in try await body(client, clock) }
@@ -190,6 +190,22 @@ import Testing
             // A save with the ended session's cookie is refused, not kept for nobody.
             #expect(try await Self.call(client, &after, "/signatures", .post, json: ["typed": "Ada"]).status == .unauthorized)
             #expect((try await Self.call(client, "/signatures", headers: Self.admin).object["signatures"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func theSessionUnusedLongestEndsWhenTheTableIsFull() async throws {
+        try await Self.withServer(maxSessions: 2) { client, clock in
+            var browsers = [Browser(), Browser(), Browser()]
+            for i in browsers.indices {
+                let id = try await Self.onboard(client, &browsers[i], "User \(i)")
+                #expect(try await Self.signIn(client, &browsers[i], id).status == .ok)
+                clock.advance(1)
+                // The first browser's session is used again before the third signs in: the second's ends.
+                if i == 1 { #expect(try await Self.call(client, &browsers[0], "/session").status == .ok) }
+            }
+            #expect(try await Self.call(client, &browsers[0], "/session").status == .ok)
+            #expect(try await Self.call(client, &browsers[1], "/session").status == .unauthorized)
+            #expect(try await Self.call(client, &browsers[2], "/session").status == .ok)
         }
     }
 

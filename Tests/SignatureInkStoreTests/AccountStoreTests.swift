@@ -178,6 +178,25 @@ import Testing
         await store.close()
     }
 
+    @Test(arguments: Backend.allCases) func anEnrolmentOfNoUserIsNamedByVerification(_ backend: Backend) async throws {
+        let place = try await TestStore.new(backend)
+        defer { place.remove() }
+        let store = try await ConsentStore.open(place.location)
+        _ = try await Self.onboarded(store, name: "Ada")
+        let charles = try await Self.onboarded(store, name: "Charles")
+        #expect(try await store.verify().failure == nil)
+        // The last enrolment made to name someone else, its digests and its column changed to match, as a careful
+        // forger would: only the chain's order shows that no such user was created.
+        try await place.dropTriggers()
+        let someone = "00000000-0000-0000-0000-000000000000"
+        #expect(try await place.forge(event: 4, charles.id, with: someone) == 1)
+        #expect(try await place.execute("UPDATE event SET user_id = '\(someone)' WHERE sequence = 4") == 1)
+        let failure = try #require(try await store.verify().failure)
+        #expect(failure.sequence == 4)
+        #expect(failure.message.contains("is no earlier user"), "\(failure)")
+        await store.close()
+    }
+
     @Test(arguments: Backend.allCases) func aUsersSignaturesAndConsentsAreFoundByOwner(_ backend: Backend) async throws {
         let place = try await TestStore.new(backend)
         defer { place.remove() }
