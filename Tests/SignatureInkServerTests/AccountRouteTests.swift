@@ -223,7 +223,10 @@ import Testing
                 ("/session", .delete, nil),
             ]
             for (uri, method, json) in routes {
-                for token in [nil, "0" + String(browser.csrf?.dropFirst() ?? "")] {
+                // No token, and the session's token with its first digit changed.
+                let real = try #require(browser.csrf)
+                let wrong = (real.hasPrefix("0") ? "1" : "0") + real.dropFirst()
+                for token in [nil, wrong] {
                     var forged = browser
                     forged.csrf = token
                     let refused = try await Self.call(client, &forged, uri, method, json: json)
