@@ -96,11 +96,15 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict),
-        // The consent store: every consent, document, saved signature and withdrawal, append-only and hash-chained.
+        // The consent store: every consent, document, saved signature and withdrawal, append-only and hash-chained;
+        // users on shared devices, their enrolment codes and passcodes.
         .target(
             name: "SignatureInkStore",
             dependencies: [
                 "SignatureInkConsent", "SignatureInkFormats",
+                // Passcodes of users on shared devices: scrypt from _CryptoExtras, random salts and codes from Crypto.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

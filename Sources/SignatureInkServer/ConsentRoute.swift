@@ -150,19 +150,22 @@ enum ConsentRoute {
 
     /// Keeps a signed submission and answers it: 200 with the consent once it is committed to the store. A submission
     /// kept already is answered with what was kept the first time (its PDF and record, not the ones just signed).
+    /// An identifier kept already by another collector (or by a submission without a session, when this one has one)
+    /// is 409 like another submission's: a user never gets another's consent back.
+    /// - Parameter provenance: the client, and the signed-in user and device who collected the consent, if any.
     /// - Throws: `APIError` 503 when the store fails (nothing was kept).
-    static func keep(_ signed: Signed, store: ConsentStore?, client: String?) async throws -> Response {
+    static func keep(_ signed: Signed, store: ConsentStore?, provenance: Provenance) async throws -> Response {
         guard let store else {
             return try answer(id: nil, pdf: signed.signed.pdf, record: signed.signed.record.json, pages: signed.signed.pageCount)
         }
         let kept: StoredConsent
         do {
             kept = try await store.keep(signed.signed.record, pdf: signed.signed.pdf, pages: signed.signed.pageCount,
-                                        id: signed.submission, provenance: Provenance(client: client))
+                                        id: signed.submission, provenance: provenance)
         } catch .alreadyKept(let id) {
             let (kept, pdf) = try await StoreRoutes.run { (try await store.consent(id: id), try await store.pdf(ofConsent: id)) }
             // Only the same submission gets the first answer back: an identifier alone must not read another's consent.
-            guard sameSubmission(kept.record, signed.signed.record) else {
+            guard sameSubmission(kept.record, signed.signed.record), kept.provenance.user == provenance.user else {
                 throw APIError(.conflict, "submission: '\(id)' was kept already with other decisions or signatures; choose a new identifier")
             }
             return try answer(id: kept.id, pdf: pdf, record: kept.recordJSON, pages: kept.pages)

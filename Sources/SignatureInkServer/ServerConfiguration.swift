@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+public import FoundationEssentials
 public import NIOCore
+public import SignatureInkStore
 public import SignatureInkForms
 public import SignatureInkRender
 
@@ -41,6 +43,22 @@ public struct ServerConfiguration: Sendable {
     /// agent, the record inside the PDF, a certification signature), or `nil` (the default) for PDFs without a seal.
     public var seal: PDFSigningIdentity?
 
+    /// Whether the device and session cookies carry `Secure`, so that a browser sends them only over HTTPS: set it when
+    /// the server is reached through TLS (a reverse proxy that terminates it; this server speaks plain HTTP/1.1 and
+    /// cannot tell); default `false`, for `http://127.0.0.1`.
+    public var secureCookies: Bool
+    /// The rules of users on shared devices: enrolment codes valid 24 hours, a wait of 5 minutes after each 5
+    /// consecutive wrong passcodes, revocation after 10, scrypt N = 2^17, r = 8, p = 1 (``AccountPolicy``).
+    public var accountPolicy: AccountPolicy
+    /// Seconds a signed-in session may stay unused before it ends; default 900 (15 minutes).
+    public var sessionIdleTimeout: Int
+    /// Most sessions open at once, in memory (a few hundred bytes each); one more ends the one unused for the longest
+    /// time; default 10,000.
+    public var maxSessions: Int
+    /// The time the server reads for sessions, enrolment codes and waits; default the system's clock (a test sets its
+    /// own to move time on without waiting).
+    public var clock: @Sendable () -> Date
+
     /// The server's render limits by default.
     public static let defaultRenderLimits = RenderLimits(maxPixels: 16 << 20, maxBoxSide: 4096, maxWork: 1 << 27)
 
@@ -49,7 +67,13 @@ public struct ServerConfiguration: Sendable {
                 idleTimeout: Int = 30, requestTimeout: Int = 10,
                 renderLimits: RenderLimits = ServerConfiguration.defaultRenderLimits,
                 workers: Int = System.coreCount, queueLength: Int? = nil, workTimeout: Int = 5, shutdownGrace: Int = 5,
-                consentAnswerBytes: Int = 64 << 20) {
+                consentAnswerBytes: Int = 64 << 20, secureCookies: Bool = false, accountPolicy: AccountPolicy = AccountPolicy(),
+                sessionIdleTimeout: Int = 900, maxSessions: Int = 10_000, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.secureCookies = secureCookies
+        self.accountPolicy = accountPolicy
+        self.sessionIdleTimeout = Swift.max(1, sessionIdleTimeout)
+        self.maxSessions = Swift.max(1, maxSessions)
+        self.clock = clock
         self.host = host
         self.port = port
         self.maxBody = maxBody

@@ -9,6 +9,12 @@ public struct ServerContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The connection.
     public let channel: any Channel
+    /// The signed-in user's session, when the request carries a session cookie that is open (``SessionGate``).
+    var session: Session?
+    /// The session cookie's identifier, with ``session``.
+    var sessionID: String?
+    /// Whether the request carries a session cookie whose session has ended (signed out, replaced, idle too long).
+    var sessionEnded = false
 
     /// The context of a request arriving on `source`'s connection.
     public init(source: ApplicationRequestContextSource) {

@@ -19,6 +19,9 @@ import SignatureInkRender
 /// - `POST /signatures` a signature in the native format, answered with its stored record and a PNG.
 /// - `GET /consent/document` the consent document; `POST /consent/sign` the walk-through's decisions and
 ///   signatures, replayed through `ConsentFlow`, answered with the signed PDF and the consent record.
+/// - Users on a shared device (`AccountRoutes`): users and enrolment codes for the administrator, onboarding and
+///   sign-in for a device, and the signed-in user's own signatures and consents; a signature saved or a consent
+///   collected in a session is kept with its owner.
 ///
 /// Every `GET` route answers `HEAD`; another method on a routed path gets 405 with `Allow`. Every request body is
 /// limited before it is read; the JSON routes refuse another content type with 415; errors are JSON with a 4xx status
@@ -40,6 +43,10 @@ public enum SignatureInkServer {
         // Each request as a structured log entry (method, path, status) at debug level: `LOG_LEVEL=debug` shows them.
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: SecurityHeaders())
+        // The signed-in user's session, and the CSRF check of a state-changing request made with it.
+        let sessions = Sessions(idleTimeout: configuration.sessionIdleTimeout, capacity: configuration.maxSessions)
+        let clock = configuration.clock
+        router.add(middleware: SessionGate(sessions: sessions, clock: { AccountRoutes.milliseconds(clock()) }))
         func page(_ name: String) -> @Sendable (Request, ServerContext) async throws -> Response {
             { _, _ in
                 guard let asset = assets[name] else { throw APIError(.notFound, "no such page") }
@@ -69,11 +76,13 @@ public enum SignatureInkServer {
             }
         }
         router.post("/signatures") { request, context -> Response in
+            let owner = try AccountRoutes.owner(context)
             let saved = try await work(request, context, pool: pool, configuration: configuration,
                                        body: { try await $0.jsonBody(limit: configuration.maxBody) }) {
                 body, stop in try SignatureRoute.save(body, configuration: configuration, stop: stop)
             }
-            return try await SignatureRoute.keep(saved, store: store, client: StoreRoutes.client(of: context))
+            return try await SignatureRoute.keep(saved, store: store, provenance: Provenance(client: StoreRoutes.client(of: context),
+                                                                                             user: owner?.user, device: owner?.device))
         }
         // The document's digest is its entity tag: the consent page sends it back with the submission.
         let documentTag = "\"\(document.digest)\""
@@ -83,14 +92,16 @@ public enum SignatureInkServer {
             return response
         }
         router.post("/consent/sign") { request, context -> Response in
+            let owner = try AccountRoutes.owner(context)
             let client = StoreRoutes.client(of: context), userAgent = request.headers[.userAgent]
             let signed = try await work(request, context, pool: pool, configuration: configuration,
                                         body: { try await $0.jsonBody(limit: configuration.maxBody * 4) }) {
                 body, _ in try ConsentRoute.sign(body, document: document, configuration: configuration, client: client, userAgent: userAgent)
             }
-            return try await ConsentRoute.keep(signed, store: store, client: client)
+            return try await ConsentRoute.keep(signed, store: store, provenance: Provenance(client: client, user: owner?.user, device: owner?.device))
         }
         StoreRoutes.add(to: router, store: store, token: adminToken, answers: ConsentAnswers(budget: configuration.consentAnswerBytes))
+        AccountRoutes.add(to: router, store: store, token: adminToken, pool: pool, configuration: configuration, sessions: sessions)
         // Last, after every route: 405 with Allow for a routed path's other methods, 404 for other paths.
         router.add(middleware: RouteFallback(routes: router.routes.map { ($0.path, $0.method) }))
         return router

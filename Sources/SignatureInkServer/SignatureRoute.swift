@@ -101,11 +101,11 @@ enum SignatureRoute {
 
     /// Keeps a saved signature in the store and answers with it, once committed.
     /// - Throws: `APIError` 503 when the store fails (nothing was kept).
-    static func keep(_ saved: Saved, store: ConsentStore?, client: String?) async throws -> Response {
+    /// - Parameter provenance: the client, and the signed-in user and device who own the signature, if any.
+    static func keep(_ saved: Saved, store: ConsentStore?, provenance: Provenance) async throws -> Response {
         var saved = saved
         if let store {
             saved.id = try await StoreRoutes.run {
-                let provenance = Provenance(client: client)
                 if let typed = saved.typedSignature {
                     return try await store.keep(typedSignature: typed, digest: saved.digest, savedAt: saved.savedAt, provenance: provenance).id
                 }

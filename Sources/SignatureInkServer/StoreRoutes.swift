@@ -13,15 +13,7 @@ enum StoreRoutes {
     /// Adds the routes to `router`. Without a store, they answer 404 saying the server keeps nothing.
     static func add(to router: Router<ServerContext>, store: ConsentStore?, token: AdminToken?, answers: ConsentAnswers) {
         /// The store, once the request is the administrator's.
-        @Sendable func admitted(_ request: Request) throws -> ConsentStore {
-            guard let token, token.admits(request.headers[.authorization]) else {
-                throw APIError(.unauthorized, token == nil ? "this server was started without --admin-token-file: nobody may read the store"
-                                                           : "the administrator's token is required: Authorization: Bearer TOKEN",
-                               fields: [.wwwAuthenticate: #"Bearer realm="signature-ink""#])
-            }
-            guard let store else { throw APIError(.notFound, "this server was started with --no-store: it keeps nothing") }
-            return store
-        }
+        @Sendable func admitted(_ request: Request) throws -> ConsentStore { try admit(request, store: store, token: token) }
         router.get("/consents") { request, _ -> Response in
             let store = try admitted(request)
             let query = try query(request.uri.queryParameters)
@@ -104,6 +96,18 @@ enum StoreRoutes {
         }
     }
 
+    /// The store, once the request carries the administrator's token.
+    /// - Throws: `APIError` 401 without the token, 404 without a store.
+    static func admit(_ request: Request, store: ConsentStore?, token: AdminToken?) throws -> ConsentStore {
+        guard let token, token.admits(request.headers[.authorization]) else {
+            throw APIError(.unauthorized, token == nil ? "this server was started without --admin-token-file: nobody may read the store"
+                                                       : "the administrator's token is required: Authorization: Bearer TOKEN",
+                           fields: [.wwwAuthenticate: #"Bearer realm="signature-ink""#])
+        }
+        guard let store else { throw APIError(.notFound, "this server was started with --no-store: it keeps nothing") }
+        return store
+    }
+
     /// Runs a store call, its errors as answers: 404 unknown, 409 withdrawn or kept already, 422 refused, 503 for the
     /// database (nothing was kept), 500 for what the store did not write.
     static func run<T>(_ body: () async throws -> T) async throws -> T {
@@ -117,7 +121,7 @@ enum StoreRoutes {
     /// A store error as an answer.
     static func apiError(_ error: StoreError) -> APIError {
         switch error {
-        case .unknownConsent: APIError(.notFound, error.description)
+        case .unknownConsent, .unknownUser: APIError(.notFound, error.description)
         case .alreadyWithdrawn, .alreadyKept: APIError(.conflict, error.description)
         case .invalid: APIError(.unprocessableContent, error.description)
         case .unreachable, .database:

@@ -11,7 +11,7 @@ extension ConsentStore {
     /// document's identifier is its digest; that a consent's document comes before it and its record verifies against
     /// its kept PDF (`ConsentRecord.verify(pdf:)`: the document's, each signature's and the PDF's SHA-256) and its record
     /// text as returned at signing is the record it keeps; and that a withdrawal names an earlier consent not withdrawn
-    /// before.
+    /// before, and an enrolment or a revocation an earlier user.
     ///
     /// What it proves and what it does not: a row changed by hand, an event removed or inserted in the middle, or a
     /// PDF changed, is found. Events cut off the end, or a whole chain rewritten by someone who recomputes every
@@ -23,6 +23,7 @@ extension ConsentStore {
         var documents: [String: String] = [:]
         var consents: Set<String> = []
         var withdrawn: Set<String> = []
+        var users: Set<String> = []
         var checked: Int64 = 0
         while true {
             let rows = try await database.rows(kind: nil, after: previous?.sequence ?? 0, limit: ConsentQuery.maxLimit)
@@ -72,6 +73,12 @@ extension ConsentStore {
                     guard withdrawn.insert(subject).inserted else { return failed("it withdraws '\(subject)' a second time") }
                 case .signature:
                     break
+                case .user:
+                    users.insert(event.id)
+                case .enrolment, .revocation:
+                    guard let user = index.user, users.contains(user) else {
+                        return failed("it names the user '\(index.user ?? "")', who is no earlier user")
+                    }
                 }
                 previous = ChainHead(sequence: event.sequence, sha256: event.sha256)
                 checked += 1

@@ -70,8 +70,9 @@ struct EventIndex: Sendable, Hashable, CustomStringConvertible {
     var documentDigest: String?
     /// A consent's signers' names.
     var signers: [String] = []
-    /// The owner, when the store has users and devices.
+    /// The owner of a consent or a signature; the user a user's, an enrolment's or a revocation's event is about.
     var user: String?
+    /// The device a consent or a signature was captured on, or an enrolment or a revocation is about.
     var device: String?
 
     /// The index of `event`, from its content: what ``ConsentStore/verify()`` compares the stored columns with.
@@ -81,6 +82,15 @@ struct EventIndex: Sendable, Hashable, CustomStringConvertible {
         case .consent: self.init(try CanonicalJSON.decode(ConsentContent.self, event.content, event: event.id))
         case .signature: self.init(try CanonicalJSON.decode(SignatureContent.self, event.content, event: event.id))
         case .withdrawal: self.init(try CanonicalJSON.decode(WithdrawalContent.self, event.content, event: event.id))
+        case .user:
+            _ = try CanonicalJSON.decode(UserContent.self, event.content, event: event.id)
+            self.init(user: event.id)
+        case .enrolment:
+            let content = try CanonicalJSON.decode(EnrolmentContent.self, event.content, event: event.id)
+            self.init(user: content.user, device: content.device)
+        case .revocation:
+            let content = try CanonicalJSON.decode(RevocationContent.self, event.content, event: event.id)
+            self.init(user: content.user, device: content.device)
         }
     }
 
@@ -136,4 +146,28 @@ extension StoredSignature {
         self.init(id: id, sequence: sequence, recordedAt: recordedAt, signature: content.signature, typedSignature: content.typedSignature,
                   digest: content.digest, savedAt: content.savedAt, provenance: content.provenance)
     }
+}
+
+/// The content of a user's event: the profile as the administrator gave it (the identifier is the event's), and where
+/// the request came from. No secret: the enrolment code and the passcodes are in tables of their own.
+struct UserContent: Codable {
+    var displayName: String
+    var title: String?
+    var subtitle: String?
+    var provenance: Provenance
+}
+
+/// The content of an enrolment's event: the user onboarded and the device (the SHA-256 of its cookie, never the cookie).
+struct EnrolmentContent: Codable {
+    var user: String
+    var device: String
+    var provenance: Provenance
+}
+
+/// The content of a revocation's event: the user and the device, and why.
+struct RevocationContent: Codable {
+    var user: String
+    var device: String
+    var reason: String
+    var provenance: Provenance
 }

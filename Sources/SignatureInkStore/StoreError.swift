@@ -7,6 +7,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreachable(location: String, reason: String)
     /// No consent has this identifier.
     case unknownConsent(String)
+    /// No user has this identifier.
+    case unknownUser(String)
     /// An event with this identifier is kept already (a submission sent again).
     case alreadyKept(String)
     /// The consent was withdrawn already, by the withdrawal named.
@@ -22,6 +24,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case let .unreachable(location, reason): "the store at \(location) cannot be opened: \(reason)"
         case let .unknownConsent(id): "no consent has the identifier '\(id)'"
+        case let .unknownUser(id): "no user has the identifier '\(id)'"
         case let .alreadyKept(id): "a consent with the identifier '\(id)' is kept already"
         case let .alreadyWithdrawn(consent, withdrawal, at): "the consent '\(consent)' was withdrawn already, at \(at) (withdrawal '\(withdrawal)')"
         case let .invalid(field, message): "\(field): \(message)"

@@ -3,8 +3,8 @@ import Crypto
 import FoundationEssentials
 import SignatureInkFormats
 
-/// One entry of the store's log: every consent document, consent, saved signature and withdrawal is one event, and
-/// nothing is ever changed or deleted once appended.
+/// One entry of the store's log: every consent document, consent, saved signature and withdrawal is one event, and so
+/// is each user created, onboarded on a device or revoked from one; nothing is ever changed or deleted once appended.
 ///
 /// Events form a hash chain. Each carries the SHA-256 of its content and the SHA-256 of the event before it, and its
 /// own ``sha256`` covers its position, kind, identifier, time and both of those digests (``header``). Changing any
@@ -21,6 +21,12 @@ public struct StoreEvent: Sendable, Hashable, Codable {
         case signature
         /// The withdrawal of a consent, with its reason.
         case withdrawal
+        /// A user created by an administrator: the profile (display name, title, subtitle), never a secret.
+        case user
+        /// A user onboarded on a device with an enrolment code: the user and the device.
+        case enrolment
+        /// A user's enrolment on a device revoked (too many wrong passcodes): the user, the device and why.
+        case revocation
     }
 
     /// The event's position in the log: 1 for the first, then each one more than the one before.

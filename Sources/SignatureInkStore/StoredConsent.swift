@@ -85,6 +85,8 @@ public struct ConsentQuery: Sendable, Hashable {
     public var to: Date?
     /// Only withdrawn consents (`true`), only standing ones (`false`), or both (`nil`).
     public var withdrawn: Bool?
+    /// Only consents collected by this user (``Provenance/user``); `nil` for anyone's.
+    public var collector: String?
     /// The page starts after the consent at this position (the last ``StoredConsent/sequence`` of the page before);
     /// 0 for the first page.
     public var after: Int64
@@ -96,7 +98,8 @@ public struct ConsentQuery: Sendable, Hashable {
 
     /// Creates a query; by default every consent, the first 100.
     public init(documentDigest: String? = nil, signerName: String? = nil, from: Date? = nil, to: Date? = nil,
-                withdrawn: Bool? = nil, after: Int64 = 0, limit: Int = 100) {
+                withdrawn: Bool? = nil, collector: String? = nil, after: Int64 = 0, limit: Int = 100) {
+        self.collector = collector
         self.documentDigest = documentDigest
         self.signerName = signerName
         self.from = from

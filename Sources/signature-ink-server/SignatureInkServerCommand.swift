@@ -104,6 +104,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-store"), help: "Keep nothing: consents and signatures are answered but not kept, and the store's routes answer 404.")
     var noStore = false
 
+    @Flag(name: .customLong("secure-cookies"),
+          help: "Mark the device and session cookies Secure (sent over HTTPS only): use it when clients reach the server through TLS, such as a reverse proxy.")
+    var secureCookies = false
+
     @Option(name: .customLong("admin-token-file"),
             help: ArgumentHelp("A file whose first line is the administrator's token (16 bytes or more), which the store's routes require as Authorization: Bearer TOKEN; without it they answer 401.", valueName: "file"))
     var adminTokenFile: String?
@@ -166,7 +170,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration(host: host, port: port, maxBody: maxBody, maxSamples: maxSamples, idleTimeout: idleTimeout,
                                                 requestTimeout: requestTimeout, renderLimits: limits, workers: workers, queueLength: queue,
                                                 workTimeout: workTimeout, shutdownGrace: shutdownGrace,
-                                                consentAnswerBytes: consentCacheMB << 20)
+                                                consentAnswerBytes: consentCacheMB << 20, secureCookies: secureCookies)
         configuration.seal = seal
         let app = try SignatureInkServer.application(configuration: configuration, consentDocument: document, store: kept,
                                                      adminToken: token, logger: logger)

@@ -200,7 +200,7 @@ enum ServerFixture {
         var described = Set<String>(), path = "", renderParameters = Set<String>()
         for line in yaml.split(separator: "\n") {
             if line.hasPrefix("  /"), line.hasSuffix(":"), !line.hasPrefix("   ") { path = String(line.dropFirst(2).dropLast()) }
-            for method in ["get", "post"] where line == "    \(method):" { described.insert("\(method.uppercased()) \(path)") }
+            for method in ["get", "post", "delete"] where line == "    \(method):" { described.insert("\(method.uppercased()) \(path)") }
             if path == "/render", let r = line.range(of: "{ name: ") {
                 renderParameters.insert(String(line[r.upperBound...].prefix { $0 != "," }))
             }

@@ -77,6 +77,22 @@ struct TestStore: Sendable {
         }
     }
 
+    /// The text of the first column of every row a query gives, read from the database directly.
+    func texts(_ sql: String) async throws -> [String] {
+        switch backend {
+        case .sqlite:
+            return try await DatabaseQueue(path: location + "/consents.sqlite").read { try String.fetchAll($0, sql: sql) }
+        case .postgresql:
+            return try await RawPostgres.withConnection(location) { connection, logger in
+                var texts: [String] = []
+                for try await text in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(String.self) {
+                    texts.append(text)
+                }
+                return texts
+            }
+        }
+    }
+
     /// Drops the triggers that refuse to change or delete an event or a file.
     func dropTriggers() async throws {
         for (trigger, table) in [("event_unchanged", "event"), ("event_kept", "event"), ("file_unchanged", "file"), ("file_kept", "file")] {

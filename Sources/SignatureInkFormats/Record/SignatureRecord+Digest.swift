@@ -33,10 +33,16 @@ public enum HexDigest {
     /// The SHA-256 of `bytes` as 64 lower-case hexadecimal digits.
     /// - Parameter bytes: the data, any length.
     public static func sha256(_ bytes: [UInt8]) -> String {
+        hex(SHA256.hash(data: bytes))
+    }
+
+    /// Bytes as lower-case hexadecimal text, two digits a byte.
+    /// - Parameter bytes: the data, any length.
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
-        text.reserveCapacity(64)
-        for byte in SHA256.hash(data: bytes) {
+        text.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0f)])
         }

@@ -180,6 +180,27 @@ final class PostgreSQLDatabase: StoreDatabase {
             EXECUTE FUNCTION signature_ink_withdrawal_notice()
             """,
         ],
+        [
+            // Users on shared devices: the enrolment codes and the passcodes, which change (a code is used once, a
+            // count of wrong passcodes goes up and back to 0), in plain tables beside the log; the owner's index.
+            "CREATE TABLE enrolment_code (code_sha256 text PRIMARY KEY, user_id text NOT NULL, expires_at bigint NOT NULL)",
+            "CREATE INDEX enrolment_code_user ON enrolment_code(user_id)",
+            """
+            CREATE TABLE passcode (
+                user_id text NOT NULL,
+                device_id text NOT NULL,
+                kdf text NOT NULL,
+                salt text NOT NULL,
+                hash text NOT NULL,
+                failures integer NOT NULL DEFAULT 0,
+                locked_until bigint NOT NULL DEFAULT 0,
+                onboarded bigserial,
+                PRIMARY KEY (user_id, device_id)
+            )
+            """,
+            "CREATE INDEX passcode_device ON passcode(device_id, onboarded)",
+            "CREATE INDEX event_user ON event(user_id, kind, sequence) WHERE user_id IS NOT NULL",
+        ],
     ]
 
     /// Applies the versions of the schema the database lacks, in one transaction under an advisory lock, so that
@@ -293,14 +314,21 @@ final class PostgreSQLDatabase: StoreDatabase {
         if let from = query.from { sql += " AND e.recorded_at >= \(next(StoreEvent.timestamp(from)))" }
         if let to = query.to { sql += " AND e.recorded_at < \(next(StoreEvent.timestamp(to)))" }
         if let withdrawn = query.withdrawn { sql += withdrawn ? " AND w.sequence IS NOT NULL" : " AND w.sequence IS NULL" }
+        if let collector = query.collector { sql += " AND e.user_id = \(next(collector))" }
         sql += " ORDER BY e.sequence LIMIT \(next(query.limit + 1))"
         return try await rows(sql, binds)
     }
 
-    func rows(kind: StoreEvent.Kind?, after: Int64, limit: Int) async throws(StoreError) -> [StoredRow] {
+    func rows(kind: StoreEvent.Kind?, user: String?, after: Int64, limit: Int) async throws(StoreError) -> [StoredRow] {
         var binds = PostgresBindings()
         binds.append(after)
         binds.append(limit)
+        if let user {
+            binds.append(user)
+            guard let kind else { return try await rows(Self.columns + " WHERE e.user_id = $3 AND e.sequence > $1 ORDER BY e.sequence LIMIT $2", binds) }
+            binds.append(kind.rawValue)
+            return try await rows(Self.columns + " WHERE e.user_id = $3 AND e.kind = $4 AND e.sequence > $1 ORDER BY e.sequence LIMIT $2", binds)
+        }
         if let kind {
             binds.append(kind.rawValue)
             return try await rows(Self.columns + " WHERE e.kind = $3 AND e.sequence > $1 ORDER BY e.sequence LIMIT $2", binds)
@@ -446,6 +474,78 @@ final class PostgreSQLDatabase: StoreDatabase {
             var first: Statement.Row?
             for try await row in try await client.execute(statement, logger: logger) where first == nil { first = row }
             return first
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    // MARK: Users on devices
+
+    func replaceCode(sha256: String, user: String, expiresAt: Int64) async throws(StoreError) {
+        let logger = logger
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("DELETE FROM enrolment_code WHERE user_id = \(user)", logger: logger)
+                try await connection.query(
+                    "INSERT INTO enrolment_code (code_sha256, user_id, expires_at) VALUES (\(sha256), \(user), \(expiresAt))", logger: logger)
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    func codeUser(sha256: String, now: Int64) async throws(StoreError) -> String? {
+        try await values("SELECT user_id FROM enrolment_code WHERE code_sha256 = \(sha256) AND expires_at > \(now)") { try $0.decode(String.self) }.first
+    }
+
+    func takeCode(sha256: String, now: Int64) async throws(StoreError) -> String? {
+        // Expired codes go with the first use of any code after they expire.
+        _ = try await values("DELETE FROM enrolment_code WHERE expires_at <= \(now) AND code_sha256 <> \(sha256) RETURNING 1") { try $0.decode(Int32.self) }
+        let taken = try await values("DELETE FROM enrolment_code WHERE code_sha256 = \(sha256) RETURNING user_id, expires_at") { try $0.decode((String, Int64).self) }
+        guard let (user, expiresAt) = taken.first, expiresAt > now else { return nil }
+        return user
+    }
+
+    func setPasscode(user: String, device: String, hash: PasscodeRow) async throws(StoreError) {
+        _ = try await values("""
+            INSERT INTO passcode (user_id, device_id, kdf, salt, hash, failures, locked_until)
+            VALUES (\(user), \(device), \(hash.kdf), \(hash.salt), \(hash.hash), 0, 0)
+            ON CONFLICT (user_id, device_id) DO UPDATE SET kdf = excluded.kdf, salt = excluded.salt, hash = excluded.hash,
+                failures = 0, locked_until = 0
+            RETURNING 1
+            """) { try $0.decode(Int32.self) }
+    }
+
+    func passcode(user: String, device: String) async throws(StoreError) -> PasscodeRow? {
+        try await values("SELECT kdf, salt, hash, failures, locked_until FROM passcode WHERE user_id = \(user) AND device_id = \(device)") { try $0.decode((String, String, String, Int, Int64).self) }
+            .first.map { PasscodeRow(kdf: $0.0, salt: $0.1, hash: $0.2, failures: $0.3, lockedUntil: $0.4) }
+    }
+
+    func countFailure(user: String, device: String) async throws(StoreError) -> Int? {
+        try await values("UPDATE passcode SET failures = failures + 1 WHERE user_id = \(user) AND device_id = \(device) RETURNING failures") { try $0.decode(Int.self) }.first
+    }
+
+    func setFailures(user: String, device: String, failures: Int, lockedUntil: Int64) async throws(StoreError) {
+        _ = try await values("""
+            UPDATE passcode SET failures = \(failures), locked_until = \(lockedUntil) WHERE user_id = \(user) AND device_id = \(device)
+            RETURNING 1
+            """) { try $0.decode(Int32.self) }
+    }
+
+    func removePasscode(user: String, device: String) async throws(StoreError) -> Bool {
+        !(try await values("DELETE FROM passcode WHERE user_id = \(user) AND device_id = \(device) RETURNING 1") { try $0.decode(Int32.self) }).isEmpty
+    }
+
+    func users(device: String) async throws(StoreError) -> [String] {
+        try await values("SELECT user_id FROM passcode WHERE device_id = \(device) ORDER BY onboarded") { try $0.decode(String.self) }
+    }
+
+    /// Runs one statement and decodes every row it gives.
+    private func values<T>(_ query: PostgresQuery, _ decode: (PostgresRow) throws -> T) async throws(StoreError) -> [T] {
+        do {
+            var values: [T] = []
+            for try await row in try await client.query(query, logger: logger) { values.append(try decode(row)) }
+            return values
         } catch {
             throw Self.storeError(error)
         }

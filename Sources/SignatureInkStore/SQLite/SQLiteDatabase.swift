@@ -93,6 +93,27 @@ final class SQLiteDatabase: StoreDatabase {
                 CREATE TRIGGER file_kept BEFORE DELETE ON file BEGIN SELECT RAISE(ABORT, 'files are never deleted'); END;
                 """)
         }
+        // Users on shared devices: the enrolment codes and the passcodes, which change (a code is used once, a count
+        // of wrong passcodes goes up and back to 0), in plain tables beside the log; the owner's index for "my" lists.
+        migrator.registerMigration("2") { db in
+            try db.execute(sql: """
+                CREATE TABLE enrolment_code (code_sha256 TEXT PRIMARY KEY, user_id TEXT NOT NULL, expires_at INTEGER NOT NULL);
+                CREATE INDEX enrolment_code_user ON enrolment_code(user_id);
+                CREATE TABLE passcode (
+                    user_id TEXT NOT NULL,
+                    device_id TEXT NOT NULL,
+                    kdf TEXT NOT NULL,
+                    salt TEXT NOT NULL,
+                    hash TEXT NOT NULL,
+                    failures INTEGER NOT NULL DEFAULT 0,
+                    locked_until INTEGER NOT NULL DEFAULT 0,
+                    onboarded INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, device_id)
+                );
+                CREATE INDEX passcode_device ON passcode(device_id, onboarded);
+                CREATE INDEX event_user ON event(user_id, kind, sequence) WHERE user_id IS NOT NULL;
+                """)
+        }
         return migrator
     }
 
@@ -190,13 +211,25 @@ final class SQLiteDatabase: StoreDatabase {
             _ = arguments.append(contentsOf: [StoreEvent.timestamp(to)])
         }
         if let withdrawn = query.withdrawn { sql += withdrawn ? " AND w.sequence IS NOT NULL" : " AND w.sequence IS NULL" }
+        if let collector = query.collector {
+            sql += " AND e.user_id = ?"
+            _ = arguments.append(contentsOf: [collector])
+        }
         sql += " ORDER BY e.sequence LIMIT ?"
         _ = arguments.append(contentsOf: [query.limit + 1])
         return try await read { [sql, arguments] db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.storedRow) }
     }
 
-    func rows(kind: StoreEvent.Kind?, after: Int64, limit: Int) async throws(StoreError) -> [StoredRow] {
+    func rows(kind: StoreEvent.Kind?, user: String?, after: Int64, limit: Int) async throws(StoreError) -> [StoredRow] {
         try await read { db in
+            if let kind, let user {
+                return try Row.fetchAll(db, sql: Self.columns + " WHERE e.user_id = ? AND e.kind = ? AND e.sequence > ? ORDER BY e.sequence LIMIT ?",
+                                        arguments: [user, kind.rawValue, after, limit]).map(Self.storedRow)
+            }
+            if let user {
+                return try Row.fetchAll(db, sql: Self.columns + " WHERE e.user_id = ? AND e.sequence > ? ORDER BY e.sequence LIMIT ?",
+                                        arguments: [user, after, limit]).map(Self.storedRow)
+            }
             if let kind {
                 return try Row.fetchAll(db, sql: Self.columns + " WHERE e.kind = ? AND e.sequence > ? ORDER BY e.sequence LIMIT ?",
                                         arguments: [kind.rawValue, after, limit]).map(Self.storedRow)
@@ -224,6 +257,89 @@ final class SQLiteDatabase: StoreDatabase {
     func blob(sha256: String) async throws(StoreError) -> [UInt8]? {
         try pointRead { db in
             try Data.fetchOne(db.cachedStatement(sql: "SELECT bytes FROM file WHERE sha256 = ?"), arguments: [sha256]).map { Array($0) }
+        }
+    }
+
+    // MARK: Users on devices
+
+    func replaceCode(sha256: String, user: String, expiresAt: Int64) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM enrolment_code WHERE user_id = ?", arguments: [user])
+            try db.execute(sql: "INSERT INTO enrolment_code (code_sha256, user_id, expires_at) VALUES (?, ?, ?)",
+                           arguments: [sha256, user, expiresAt])
+        }
+    }
+
+    func codeUser(sha256: String, now: Int64) async throws(StoreError) -> String? {
+        try pointRead { db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT user_id FROM enrolment_code WHERE code_sha256 = ? AND expires_at > ?"),
+                                arguments: [sha256, now])
+        }
+    }
+
+    func takeCode(sha256: String, now: Int64) async throws(StoreError) -> String? {
+        try await write { db in
+            // Expired codes go with the first use of any code after they expire.
+            try db.execute(sql: "DELETE FROM enrolment_code WHERE expires_at <= ? AND code_sha256 <> ?", arguments: [now, sha256])
+            let row = try Row.fetchOne(db, sql: "DELETE FROM enrolment_code WHERE code_sha256 = ? RETURNING user_id, expires_at",
+                                       arguments: [sha256])
+            guard let row, (row[1] as Int64) > now else { return nil }
+            return row[0]
+        }
+    }
+
+    func setPasscode(user: String, device: String, hash: PasscodeRow) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: """
+                INSERT INTO passcode (user_id, device_id, kdf, salt, hash, failures, locked_until, onboarded)
+                VALUES (?, ?, ?, ?, ?, 0, 0, (SELECT coalesce(max(onboarded), 0) + 1 FROM passcode))
+                ON CONFLICT (user_id, device_id) DO UPDATE SET kdf = excluded.kdf, salt = excluded.salt, hash = excluded.hash,
+                    failures = 0, locked_until = 0
+                """, arguments: [user, device, hash.kdf, hash.salt, hash.hash])
+        }
+    }
+
+    func passcode(user: String, device: String) async throws(StoreError) -> PasscodeRow? {
+        try pointRead { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT kdf, salt, hash, failures, locked_until FROM passcode WHERE user_id = ? AND device_id = ?"),
+                             arguments: [user, device])
+                .map { PasscodeRow(kdf: $0[0], salt: $0[1], hash: $0[2], failures: $0[3], lockedUntil: $0[4]) }
+        }
+    }
+
+    func countFailure(user: String, device: String) async throws(StoreError) -> Int? {
+        try await write { db in
+            try Int.fetchOne(db, sql: "UPDATE passcode SET failures = failures + 1 WHERE user_id = ? AND device_id = ? RETURNING failures",
+                             arguments: [user, device])
+        }
+    }
+
+    func setFailures(user: String, device: String, failures: Int, lockedUntil: Int64) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "UPDATE passcode SET failures = ?, locked_until = ? WHERE user_id = ? AND device_id = ?",
+                           arguments: [failures, lockedUntil, user, device])
+        }
+    }
+
+    func removePasscode(user: String, device: String) async throws(StoreError) -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM passcode WHERE user_id = ? AND device_id = ?", arguments: [user, device])
+            return db.changesCount > 0
+        }
+    }
+
+    func users(device: String) async throws(StoreError) -> [String] {
+        try await read { db in
+            try String.fetchAll(db, sql: "SELECT user_id FROM passcode WHERE device_id = ? ORDER BY onboarded", arguments: [device])
+        }
+    }
+
+    /// Runs a write of the state of users on devices in one transaction.
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await pool.write(body)
+        } catch {
+            throw Self.storeError(error)
         }
     }
 
