@@ -48,7 +48,8 @@ public struct ServerConfiguration: Sendable {
     /// cannot tell); default `false`, for `http://127.0.0.1`.
     public var secureCookies: Bool
     /// The rules of users on shared devices: enrolment codes valid 24 hours, a wait of 5 minutes after each 5
-    /// consecutive wrong passcodes, revocation after 10, scrypt N = 2^17, r = 8, p = 1 (``AccountPolicy``).
+    /// consecutive wrong passcodes, revocation after 10, scrypt N = 2^17, r = 8, p = 1 (SignatureInkStore's
+    /// `AccountPolicy`).
     public var accountPolicy: AccountPolicy
     /// Seconds a signed-in session may stay unused before it ends; default 900 (15 minutes).
     public var sessionIdleTimeout: Int
