@@ -116,7 +116,7 @@ enum AccountRoutes {
             let store = try StoreRoutes.admit(request, store: store, token: token)
             let (after, limit) = try StoreRoutes.paging(request.uri.queryParameters, known: [])
             let page = try await StoreRoutes.run { try await store.users(after: after, limit: limit) }
-            return try .json(UserList(users: page.users.map(UserAnswer.init), next: page.next))
+            return try .json(StoreRoutes.ListPage(key: "users", items: page.users.map(UserAnswer.init), next: page.next))
         }
         router.post("/users/{id}/enrolment-code") { request, context -> Response in
             let store = try StoreRoutes.admit(request, store: store, token: token)
@@ -127,9 +127,9 @@ enum AccountRoutes {
 
         router.get("/device/users") { request, _ -> Response in
             let store = try kept()
-            guard let device = device(of: request) else { return try .json(UserList(users: [], next: nil)) }
+            guard let device = device(of: request) else { return try .json(StoreRoutes.ListPage<UserAnswer>(key: "users", items: [], next: nil)) }
             let users = try await StoreRoutes.run { try await store.users(onDevice: device.id) }
-            return try .json(UserList(users: users.map(UserAnswer.init), next: nil))
+            return try .json(StoreRoutes.ListPage(key: "users", items: users.map(UserAnswer.init), next: nil))
         }
         router.post("/device/users") { request, context -> Response in
             let store = try kept()
@@ -208,7 +208,7 @@ enum AccountRoutes {
             let (store, session) = try signedIn(context, store: store)
             let (after, limit) = try StoreRoutes.paging(request.uri.queryParameters, known: [])
             let page = try await StoreRoutes.run { try await store.signatures(of: session.user, after: after, limit: limit) }
-            return try .json(StoreRoutes.SignatureList(signatures: page.signatures, next: page.next))
+            return try .json(StoreRoutes.ListPage(key: "signatures", items: page.signatures, next: page.next))
         }
         router.get("/me/signatures/{id}") { _, context -> Response in
             let (store, session) = try signedIn(context, store: store)
@@ -223,7 +223,7 @@ enum AccountRoutes {
             var query = try StoreRoutes.query(request.uri.queryParameters)
             query.collector = session.user
             let page = try await StoreRoutes.run { try await store.consents(query) }
-            return try .json(StoreRoutes.ConsentList(consents: page.consents.map(StoreRoutes.ConsentSummary.init), next: page.next))
+            return try .json(StoreRoutes.ListPage(key: "consents", items: page.consents.map(StoreRoutes.ConsentSummary.init), next: page.next))
         }
         router.get("/me/consents/{id}") { _, context -> Response in
             let (store, session) = try signedIn(context, store: store)
@@ -241,19 +241,6 @@ enum AccountRoutes {
     struct NewUser: Encodable {
         var user: UserAnswer
         var enrolmentCode: CodeAnswer
-    }
-
-    struct UserList: Encodable {
-        var users: [UserAnswer]
-        var next: Int64?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(users, forKey: .users)
-            try container.encode(next, forKey: .next)
-        }
-
-        enum Keys: String, CodingKey { case users, next }
     }
 
     /// The device of a request: its cookie, when it is one this server could have issued, and the identifier the

@@ -18,7 +18,7 @@ enum StoreRoutes {
             let store = try admitted(request)
             let query = try query(request.uri.queryParameters)
             let page = try await run { try await store.consents(query) }
-            return try .json(ConsentList(consents: page.consents.map(ConsentSummary.init), next: page.next))
+            return try .json(ListPage(key: "consents", items: page.consents.map(ConsentSummary.init), next: page.next))
         }
         router.get("/consents/{id}") { request, context -> Response in
             let store = try admitted(request)
@@ -68,7 +68,7 @@ enum StoreRoutes {
             let store = try admitted(request)
             let (after, limit) = try paging(request.uri.queryParameters, known: [])
             let page = try await run { try await store.signatures(after: after, limit: limit) }
-            return try .json(SignatureList(signatures: page.signatures, next: page.next))
+            return try .json(ListPage(key: "signatures", items: page.signatures, next: page.next))
         }
         router.get("/events") { request, _ -> Response in
             let store = try admitted(request)
@@ -205,17 +205,18 @@ enum StoreRoutes {
         }
     }
 
-    struct ConsentList: Encodable {
-        var consents: [ConsentSummary]
+    /// A page of a list: its items under `key`, then `next`, the position to ask for the next page from, written as
+    /// `null` on the last page (the users', consents' and signatures' lists alike).
+    struct ListPage<Item: Encodable>: Encodable {
+        var key: String
+        var items: [Item]
         var next: Int64?
 
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(consents, forKey: .consents)
-            try container.encode(next, forKey: .next)
+            var container = encoder.container(keyedBy: StrictFields.Key.self)
+            try container.encode(items, forKey: StrictFields.Key(stringValue: key))
+            try container.encode(next, forKey: StrictFields.Key(stringValue: "next"))
         }
-
-        enum Keys: String, CodingKey { case consents, next }
     }
 
     struct SignerSummary: Encodable {
@@ -260,18 +261,6 @@ enum StoreRoutes {
         }
     }
 
-    struct SignatureList: Encodable {
-        var signatures: [StoredSignature]
-        var next: Int64?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(signatures, forKey: .signatures)
-            try container.encode(next, forKey: .next)
-        }
-
-        enum Keys: String, CodingKey { case signatures, next }
-    }
 
     struct Verification: Encodable {
         var events: Int64

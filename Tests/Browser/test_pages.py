@@ -86,6 +86,16 @@ def png_pixels(data):
     return width, height, [[pixel(r, x) for x in range(width)] for r in rows]
 
 
+def wait_for_port(port):
+    """Waits up to about 20 s for a server to accept connections on `port` (the test's first request fails if not)."""
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -418,12 +428,7 @@ def consent_in_arabic(driver, server_binary):
     process = subprocess.Popen([server_binary, "--port", str(port), "--no-store", "--consent-document", document],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_for_port(port)
         driver.get("http://127.0.0.1:%d/consent" % port)
         wait = WebDriverWait(driver, 10)
         step = lambda: driver.find_element(By.ID, "flow").get_attribute("data-step")
@@ -728,12 +733,7 @@ def main():
                                 "--admin-token-file", os.path.join(store, "token")],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_for_port(port)
         base = "http://127.0.0.1:%d" % port
         http_checks(base, port)
         driver = browser()
