@@ -18,7 +18,8 @@ struct Assets: Sendable {
         "index.html": "text/html; charset=utf-8", "form-cell.css": "text/css; charset=utf-8",
         "form-cell.js": "text/javascript; charset=utf-8", "consent.html": "text/html; charset=utf-8",
         "consent.js": "text/javascript; charset=utf-8", "openapi.yaml": "application/yaml; charset=utf-8",
-        "study-consent.json": "application/json; charset=utf-8",
+        "study-consent.json": "application/json; charset=utf-8", "device.html": "text/html; charset=utf-8",
+        "device.js": "text/javascript; charset=utf-8", "device.css": "text/css; charset=utf-8",
     ]
 
     /// Reads every asset from the bundle.

@@ -35,12 +35,12 @@ enum ConsentPage {
             .replacingOccurrences(of: titleElement, with: "<title>\(escaped(document.title))</title>").utf8)
     }
 
-    /// The form cell's page of its own (`index.html`) with the English words in its data block, which
-    /// `form-cell.js` reads: the words have one home, ``ConsentWords/PageWord/english``.
+    /// A page with a form cell (`index.html`, the shared device's `device.html`) with the English words in its data
+    /// block, which `form-cell.js` reads: the words have one home, ``ConsentWords/PageWord/english``.
     /// - Throws: `APIError` 500 when the template lacks the block (a broken build).
     static func formCellHTML(_ template: [UInt8]) throws -> [UInt8] {
         let page = String(decoding: template, as: UTF8.self)
-        guard page.contains(wordsBlock) else { throw APIError(.internalServerError, "the form cell's page has no words block") }
+        guard page.contains(wordsBlock) else { throw APIError(.internalServerError, "a form cell's page has no words block") }
         return Array(page.replacingOccurrences(of: wordsBlock, with: #"<script type="application/json" id="words">\#(try wordsJSON(.english))</script>"#).utf8)
     }
 

@@ -2,26 +2,41 @@
 import Hummingbird
 
 /// The security headers every response carries, errors included: a Content-Security-Policy that allows only the
-/// server's own scripts, styles and images (and `data:`/`blob:` images, for the signatures the pages show), no
-/// framing, no sniffing of content types, no referrer, no caching.
+/// server's own scripts, styles, images (and `data:`/`blob:` images, for the signatures the pages show) and frames,
+/// no framing by others, no sniffing of content types, no referrer, no caching.
 ///
 /// The one list: ``SecurityHeaders`` adds it to every routed answer, ``HTTP1ConformanceHandler`` to the answers it
 /// writes itself for requests no route may see.
 enum SecurityHeaderFields {
-    /// The Content-Security-Policy.
-    static let policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
-        + "form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
+    /// The Content-Security-Policy, with the pages that may frame the answer.
+    static func policy(frameAncestors: String) -> String {
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-src 'self'; "
+            + "form-action 'none'; frame-ancestors \(frameAncestors); base-uri 'none'"
+    }
 
-    /// Every header and its value.
-    static let all: HTTPFields = {
+    /// Every header and its value: framed by nothing.
+    static let all = fields(framedBySelf: false)
+
+    /// The same, but for one page that the server's own pages frame: the consent walk-through, inside the shared
+    /// device's page.
+    static let framedBySelf = fields(framedBySelf: true)
+
+    /// The path of the one page the server's own pages may frame.
+    static let framedPath = "/consent"
+
+    /// The fields of the answer to a request for `path`.
+    static func fields(for path: String) -> HTTPFields { path == framedPath ? framedBySelf : all }
+
+    private static func fields(framedBySelf: Bool) -> HTTPFields {
         var fields = HTTPFields()
-        for (name, value) in [("Content-Security-Policy", policy), ("X-Content-Type-Options", "nosniff"),
-                              ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
-                              ("Cross-Origin-Resource-Policy", "same-origin"), ("Cache-Control", "no-store")] {
+        for (name, value) in [("Content-Security-Policy", policy(frameAncestors: framedBySelf ? "'self'" : "'none'")),
+                              ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", framedBySelf ? "SAMEORIGIN" : "DENY"),
+                              ("Referrer-Policy", "no-referrer"), ("Cross-Origin-Resource-Policy", "same-origin"),
+                              ("Cache-Control", "no-store")] {
             if let name = HTTPFields.Element.Name(name) { fields[name] = value }
         }
         return fields
-    }()
+    }
 }
 
 /// Adds ``SecurityHeaderFields`` to every response, errors included. Errors become their JSON answers here and are
@@ -44,7 +59,7 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
             response = try APIError(.internalServerError, "the server could not answer this request")
                 .response(from: request, context: context)
         }
-        for field in SecurityHeaderFields.all { response.headers[field.name] = field.value }
+        for field in SecurityHeaderFields.fields(for: request.uri.path) { response.headers[field.name] = field.value }
         // Content-Length stays the one the body would have had (RFC 9110, 9.3.2).
         if request.method == .head { response = response.createHeadResponse() }
         return response

@@ -59,6 +59,9 @@ public enum SignatureInkServer {
         // The consent page in the document's language and direction, with its words.
         let consentPage = try ConsentPage.html(assets["consent.html"]?.bytes ?? [], document: document)
         router.get("/consent") { _, _ -> Response in .bytes(consentPage, contentType: "text/html; charset=utf-8") }
+        // The shared device's pages (Sign In, Switch or Add User, the user's home, Sync), with the form cell's words.
+        let devicePage = try ConsentPage.formCellHTML(assets["device.html"]?.bytes ?? [])
+        router.get("/device") { _, _ -> Response in .bytes(devicePage, contentType: "text/html; charset=utf-8") }
         router.get("/openapi.yaml", use: page("openapi.yaml"))
         router.get("/assets/{name}") { _, context -> Response in
             let name = context.parameters.get("name") ?? ""

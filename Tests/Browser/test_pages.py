@@ -18,6 +18,8 @@ import base64, hashlib, json, os, re, shutil, signal, socket, struct, subprocess
 
 import yaml
 
+import shared_device
+
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
@@ -744,6 +746,8 @@ def main():
             form_cell_typed(driver, base, downloads)
             consent(driver, base, downloads, server)
             consent_in_arabic(driver, server)
+            # Last: it retires the server's document.
+            shared_device.run(sys.modules[__name__], driver, base, ADMIN_TOKEN)
         finally:
             driver.quit()
         graceful_stop(process, port)

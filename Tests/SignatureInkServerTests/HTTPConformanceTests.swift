@@ -121,8 +121,8 @@ enum RawHTTP {
     }
 
     /// Expects every security header with its value.
-    static func expectSecurityHeaders(_ answer: RawResponse, sourceLocation: SourceLocation = #_sourceLocation) {
-        for field in SecurityHeaderFields.all {
+    static func expectSecurityHeaders(_ answer: RawResponse, path: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+        for field in SecurityHeaderFields.fields(for: path) {
             #expect(answer.headers[field.name.rawName.lowercased()] == field.value, "\(field.name)", sourceLocation: sourceLocation)
         }
     }
@@ -198,7 +198,7 @@ enum RawHTTP {
             #expect(head.first?.headers["content-type"] == get.headers["content-type"])
             // Nothing follows the header section.
             #expect(bytes.suffix(4) == Array("\r\n\r\n".utf8))
-            if let head = head.first { Self.expectSecurityHeaders(head) }
+            if let head = head.first { Self.expectSecurityHeaders(head, path: path) }
         }
     }
 
@@ -228,7 +228,24 @@ enum RawHTTP {
                 #expect(response.headers[.allow] == allow)
                 #expect(response.headers[.contentType] == "application/json; charset=utf-8")
                 #expect(ServerFixture.json(response.body)["status"] as? Int == 405)
-                #expect(response.headers[HTTPFields.Element.Name("Content-Security-Policy")!] == SecurityHeaderFields.policy)
+                #expect(response.headers[HTTPFields.Element.Name("Content-Security-Policy")!]
+                        == SecurityHeaderFields.fields(for: path)[HTTPFields.Element.Name("Content-Security-Policy")!])
+            }
+        }
+    }
+
+    /// Only the consent walk-through may be framed, and only by the server's own pages (the shared device's page frames
+    /// it); every other page, the device's included, is framed by nothing.
+    @Test func onlyTheWalkThroughMayBeFramedAndOnlyByTheServersOwnPages() async throws {
+        try await ServerFixture.app().test(.router) { client in
+            for path in ["/consent", "/device", "/", "/openapi.yaml", "/no/such/path"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    let framed = path == "/consent"
+                    #expect(response.headers[HTTPFields.Element.Name("X-Frame-Options")!] == (framed ? "SAMEORIGIN" : "DENY"), "\(path)")
+                    let policy = response.headers[HTTPFields.Element.Name("Content-Security-Policy")!] ?? ""
+                    #expect(policy.contains(framed ? "frame-ancestors 'self'" : "frame-ancestors 'none'"), "\(path)")
+                    #expect(policy.contains("frame-src 'self'"))
+                }
             }
         }
     }

@@ -16,6 +16,7 @@ extension ConsentWords {
         case signature, required, padLabel, canvasLabel, tapToSign, savedSignature, clear, save, reenter
         case unsigned, padReady, signed, saving, saved, saveFailed
         case typeInstead, savedTyped, downloadStored
+        case useSaved, useSavedConfirm, queued
 
         /// The English word: what the page shows when the document gives none.
         public var english: String {
@@ -72,6 +73,9 @@ extension ConsentWords {
             case .typeInstead: "Or type your name instead of drawing"
             case .savedTyped: "Saved as a typed signature: SHA-256 {digest}"
             case .downloadStored: "Download the stored record"
+            case .useSaved: "Use My Saved Signature"
+            case .useSavedConfirm: "Sign the {slot} line with the signature you saved? It is yours to give only if you are the {slot}."
+            case .queued: "The consent is kept on this device, locked with your passcode, and sent to the server as soon as the connection allows."
             }
         }
 

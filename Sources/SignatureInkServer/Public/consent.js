@@ -58,6 +58,12 @@ function newSubmissionID() {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+// The shared device's page when this walk-through runs in its frame (device.js): it knows the signed-in collector and
+// their saved signature, and keeps the submission on the device until it is sent. `undefined` on a page of its own.
+const device = (() => {
+  try { return window.parent !== window ? window.parent.signatureInkDevice : undefined; } catch { return undefined; }
+})();
+
 class ConsentWalkThrough {
   // `digest` is the document's SHA-256 (the ETag of /consent/document): the server refuses a submission for
   // another version than the one this page shows.
@@ -75,9 +81,11 @@ class ConsentWalkThrough {
     $("name-label").textContent = w("yourName");
     $("typed-label").textContent = w("typeYourName");
     $("typed-note").textContent = w("typedNote");
-    this.cell = new SignatureCell($("cell"), (native) => { this.pendingInk = JSON.stringify(native); this.render(); }, words);
+    // On a shared device the ink stays in the page until the consent is signed, so that it works offline.
+    this.cell = new SignatureCell($("cell"), (native) => { this.pendingInk = JSON.stringify(native); this.render(); }, words,
+                                  { local: device !== undefined });
     this.step = this.forms.length ? { kind: "form", form: 0, page: 0 } : this.afterForms();
-    $("dialog").addEventListener("keydown", (event) => this.dialogKey(event));
+    $("dialog").hidden = true;
     this.render();
   }
 
@@ -217,7 +225,8 @@ class ConsentWalkThrough {
     } else if (s.kind === "name") {
       const slot = this.signers[s.signer];
       $("title").textContent = w("nameTitle", { slot: slot.title });
-      $("name").value = "";
+      // The collector's own line: their name, which they may change.
+      $("name").value = slot.signedByCollector && device?.collector() ? device.collector().displayName : "";
       this.button(w("cancel"), "cancel-flow", () => this.cancel());
       this.button(w("next"), "next", () => {
         const name = $("name").value.trim();
@@ -232,6 +241,17 @@ class ConsentWalkThrough {
       if (moved) $("typed").value = "";
       const typed = () => (slot.requiresDrawnSignature === true || this.pendingInk ? "" : $("typed").value.trim());
       this.button(w("cancel"), "cancel-flow", () => this.cancel());
+      // The collector's own line on a shared device: their saved signature, once they confirm it is theirs to give.
+      const saved = slot.signedByCollector ? device?.savedSignature() : null;
+      if (saved) {
+        this.button(w("useSaved"), "use-saved", () => this.dialog(w("useSaved"), w("useSavedConfirm", { slot: slot.title }), [
+          [w("cancel"), "use-saved-cancel", () => {}],
+          [w("yes"), "use-saved-confirm", () => {
+            this.pendingInk = saved.signature || null;
+            this.go(this.finishSigner(s.signer, saved.signature ? "" : saved.typed));
+          }],
+        ]));
+      }
       this.button(w("next"), "next", () => this.go(this.finishSigner(s.signer, typed())), !this.pendingInk && !typed());
       $("typed").oninput = () => { $("next").disabled = !this.pendingInk && !typed(); };
     } else if (s.kind === "submit") {
@@ -245,6 +265,9 @@ class ConsentWalkThrough {
       const record = URL.createObjectURL(new Blob([this.result.record], { type: "application/json" }));
       $("body").append(el("a", w("downloadPDF"), { href: pdf, download: "consent.pdf", id: "download-pdf", class: "download" }));
       $("body").append(el("a", w("downloadRecord"), { href: record, download: "consent-record.json", id: "download-record", class: "download" }));
+    } else if (s.kind === "queued") {
+      $("title").textContent = w("thankYou");
+      $("body").append(el("p", w("queued")));
     } else if (s.kind === "abandoned") {
       $("title").textContent = w("abandoned");
     } else if (s.kind === "declined") {
@@ -272,6 +295,12 @@ class ConsentWalkThrough {
     const body = { submission: this.submission, decisions: this.decisions, sharing: this.sharing,
                    utcOffsetMinutes: -new Date().getTimezoneOffset(), pageSize: "a4", signers: this.collected };
     if (this.digest) body.document = this.digest;
+    if (device) {
+      // Kept on the device, encrypted, and sent by the device's page (now, or when the connection returns).
+      await device.submit(body);
+      this.go({ kind: "queued" });
+      return;
+    }
     try {
       const response = await fetch("/consent/sign", { method: "POST", headers: { "Content-Type": "application/json" },
                                                      body: JSON.stringify(body) });
@@ -286,7 +315,12 @@ class ConsentWalkThrough {
   }
 }
 
+$("dialog").addEventListener("keydown", (event) => window.consentWalkThrough?.dialogKey(event));
+
 fetch("/consent/document").then(async (r) => {
   const digest = (r.headers.get("ETag") || "").replaceAll('"', "") || null;
-  window.consentWalkThrough = new ConsentWalkThrough(await r.json(), digest);
+  const loaded = await r.json();
+  window.consentWalkThrough = new ConsentWalkThrough(loaded, digest);
+  // A new walk-through of the same document, without loading it again (the shared device's next consent, offline too).
+  window.restartConsent = () => { window.consentWalkThrough = new ConsentWalkThrough(loaded, digest); };
 });

@@ -181,12 +181,15 @@ function say(word, values = {}) {
   return word.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
 }
 
-/** The cell's life cycle around a pad. `onSaved` gets the server's answer. `words` are what the cell shows and says:
- * the page's words, which the server writes into every page (a consent document's, English where it gives none); the
- * cell of a page of its own (not `data-embedded`) also takes a typed name. */
+/** The cell's life cycle around a pad. `onSaved` gets the native document and the server's answer. `words` are what
+ * the cell shows and says: the page's words, which the server writes into every page (a consent document's, English
+ * where it gives none); the cell of a page of its own (not `data-embedded`) also takes a typed name. `options.local`
+ * keeps the ink in the page (the server sees it only with the consent it signs: the walk-through works offline);
+ * `options.headers()` gives headers that saving sends too (a signed-in session's CSRF token). */
 class SignatureCell {
-  constructor(root, onSaved, words) {
+  constructor(root, onSaved, words, options = {}) {
     this.words = words;
+    this.options = options;
     buildCell(root, this.words, !root.dataset.embedded);
     this.root = root;
     this.onSaved = onSaved;
@@ -284,10 +287,18 @@ class SignatureCell {
     if (!this.pad.hasInk && !typed) return;
     // The ink in the engine's native format, or the typed name as `{"typed": ...}`.
     const native = typed ? null : this.pad.toNative();
+    if (this.options.local) {
+      this.saved.src = this.pad.canvas.toDataURL("image/png");
+      this.saved.hidden = false;
+      this.status.textContent = this.words.savedSignature;
+      this.set("saved");
+      if (this.onSaved) this.onSaved(native, null);
+      return;
+    }
     this.status.textContent = this.words.saving;
     try {
-      const response = await fetch("/signatures", { method: "POST", headers: { "Content-Type": "application/json" },
-                                                   body: JSON.stringify(typed ? { typed } : native) });
+      const headers = { "Content-Type": "application/json", ...(this.options.headers ? this.options.headers() : {}) };
+      const response = await fetch("/signatures", { method: "POST", headers, body: JSON.stringify(typed ? { typed } : native) });
       const answer = await response.json();
       if (!response.ok) { this.status.textContent = answer.error; return; }
       let text;
