@@ -162,6 +162,24 @@ import Testing
         }
     }
 
+    @Test func aNewCodeResetsAForgottenPasscodeOnTheSameDevice() async throws {
+        try await AccountRouteTests.withServer { client, _ in
+            var tablet = Browser()
+            let ada = try await AccountRouteTests.onboard(client, &tablet, "Ada")
+            for _ in 1...4 { #expect(try await AccountRouteTests.signIn(client, &tablet, ada, passcode: "forgotten").status == .unauthorized) }
+            #expect(try await AccountRouteTests.signIn(client, &tablet, ada, passcode: "forgotten").status == .tooManyRequests)
+            let code = try #require(try await AccountRouteTests.call(client, "/users/\(ada)/enrolment-code", .post, headers: Self.admin)
+                .object["code"] as? String)
+            let again = try await Self.call(client, &tablet, "/device/users", .post, ["code": code, "passcode": "a new passcode"])
+            #expect(again.status == .created)
+            #expect(again.setCookies.isEmpty)
+            // The wait is lifted at once, the old passcode no longer works, and the device lists Ada once.
+            #expect(try await AccountRouteTests.signIn(client, &tablet, ada, passcode: AccountRouteTests.passcode).status == .unauthorized)
+            #expect(try await AccountRouteTests.signIn(client, &tablet, ada, passcode: "a new passcode").status == .ok)
+            #expect((try await Self.call(client, &tablet, "/device/users", .get, nil).object["users"] as? [Any])?.count == 1)
+        }
+    }
+
     @Test func theDocumentNamesTheCollectorsSlot() async throws {
         try await AccountRouteTests.withServer { client, _ in
             let document = try await AccountRouteTests.call(client, "/consent/document")
