@@ -6,6 +6,8 @@ import SignatureInkFormats
 
 /// An error answered as JSON, `{"error": "...", "status": 422}`, never as HTML: the message may quote a client's
 /// input (a decoder's message names fields and positions), and JSON with `application/json` cannot run as a page.
+/// An error may carry a JSON value beside its message that says more (``detail``), such as the retirement that
+/// refuses a document version: `{"error": "...", "retirement": {...}, "status": 409}`.
 struct APIError: Error, HTTPResponseError {
     /// The status of the answer.
     var status: HTTPResponse.Status
@@ -16,6 +18,8 @@ struct APIError: Error, HTTPResponseError {
     /// Whether the connection is closed after the answer: after a body that stopped arriving (408) or whose framing
     /// is broken, the connection is in an unknown place.
     var closesConnection: Bool
+    /// A member added to the answer's object beside `error` and `status`: its name and its value as JSON; `nil` for none.
+    var detail: (name: String, json: [UInt8])?
 
     /// Creates the error.
     /// - Parameters:
@@ -30,11 +34,22 @@ struct APIError: Error, HTTPResponseError {
         self.closesConnection = closesConnection ?? (status == .requestTimeout)
     }
 
-    /// The answer's body: `{"error": message, "status": code}`, written directly (Foundation's `JSONSerialization` was
-    /// 14 % of the server's time answering 404 to an unknown consent).
+    /// Creates an error that carries `value` as the member `name` of its answer, beside `error` and `status`.
+    init(_ status: HTTPResponse.Status, _ message: String, detail name: String, _ value: some Encodable) throws {
+        self.init(status, message)
+        detail = (name, try Response.jsonBytes(value))
+    }
+
+    /// The answer's body: `{"error": message, "status": code}`, with ``detail`` between them when there is one, written
+    /// directly (Foundation's `JSONSerialization` was 14 % of the server's time answering 404 to an unknown consent).
     var body: [UInt8] {
         var body = Array(#"{"error":"#.utf8)
         JSONText.appendString(message, to: &body)
+        if let detail {
+            body.append(UInt8(ascii: ","))
+            JSONText.appendString(detail.name, to: &body)
+            body += [UInt8(ascii: ":")] + detail.json
+        }
         body += Array(#","status":\#(status.code)}"#.utf8)
         return body
     }

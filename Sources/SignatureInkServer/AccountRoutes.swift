@@ -10,7 +10,8 @@ import SignatureInkStore
 /// onboarded as a device with a code and a passcode; a user signs in with the passcode, works in a session, and reads
 /// only their own saved signatures and the consents they collected.
 ///
-/// - `POST /users`, `GET /users`, `POST /users/{id}/enrolment-code`: the administrator's (`Authorization: Bearer`).
+/// - `POST /users`, `GET /users`, `POST /users/{id}/enrolment-code`: the administrator's (`Authorization: Bearer`, or
+///   the session of a user who is an administrator).
 /// - `GET /device/users`: the users onboarded on this device (the device cookie), profiles only.
 /// - `POST /device/users`: onboards the user of an enrolment code on this device, with a new passcode; a browser
 ///   without a device cookie gets one (``deviceCookie``).
@@ -25,16 +26,18 @@ enum AccountRoutes {
     /// Largest body of these routes: 16 KiB.
     static let maxBody = 16 << 10
 
-    /// A user as the routes answer it: the profile and its initials, no secret.
+    /// A user as the routes answer it: the profile, its initials and whether the user is an administrator, no secret.
     struct UserAnswer: Encodable {
         var id: String
         var displayName: String
         var title: String?
         var subtitle: String?
         var initials: String
+        var administrator: Bool
 
         init(_ user: UserProfile) {
             (id, displayName, title, subtitle, initials) = (user.id, user.displayName, user.title, user.subtitle, user.initials)
+            administrator = user.isAdministrator
         }
     }
 
@@ -57,12 +60,14 @@ enum AccountRoutes {
         var displayName: String
         var title: String?
         var subtitle: String?
+        var administrator: Bool
 
         init(from decoder: any Decoder) throws {
-            let fields = try StrictFields(decoder, ["displayName", "title", "subtitle"])
+            let fields = try StrictFields(decoder, ["displayName", "title", "subtitle", "administrator"])
             displayName = try fields.value("displayName")
             title = try fields.optional("title")
             subtitle = try fields.optional("subtitle")
+            administrator = try fields.optional("administrator") ?? false
         }
     }
 
@@ -104,22 +109,23 @@ enum AccountRoutes {
         }
 
         router.post("/users") { request, context -> Response in
-            let store = try StoreRoutes.admit(request, store: store, token: token)
+            let store = try StoreRoutes.admit(request, context, store: store, token: token)
             let body = try decode(NewUserBody.self, try await request.jsonBody(limit: maxBody))
+            let profile = UserProfile(id: "", displayName: body.displayName, title: body.title, subtitle: body.subtitle,
+                                      isAdministrator: body.administrator)
             let (user, code) = try await StoreRoutes.run {
-                try await store.createUser(UserProfile(id: "", displayName: body.displayName, title: body.title, subtitle: body.subtitle),
-                                           policy: policy, provenance: Provenance(client: StoreRoutes.client(of: context)), at: clock())
+                try await store.createUser(profile, policy: policy, provenance: StoreRoutes.provenance(of: context), at: clock())
             }
             return try created(NewUser(user: UserAnswer(user), enrolmentCode: CodeAnswer(code)))
         }
-        router.get("/users") { request, _ -> Response in
-            let store = try StoreRoutes.admit(request, store: store, token: token)
+        router.get("/users") { request, context -> Response in
+            let store = try StoreRoutes.admit(request, context, store: store, token: token)
             let (after, limit) = try StoreRoutes.paging(request.uri.queryParameters, known: [])
             let page = try await StoreRoutes.run { try await store.users(after: after, limit: limit) }
             return try .json(StoreRoutes.ListPage(key: "users", items: page.users.map(UserAnswer.init), next: page.next))
         }
         router.post("/users/{id}/enrolment-code") { request, context -> Response in
-            let store = try StoreRoutes.admit(request, store: store, token: token)
+            let store = try StoreRoutes.admit(request, context, store: store, token: token)
             let id = try userID(context)
             let code = try await StoreRoutes.run { try await store.issueCode(for: id, policy: policy, at: clock()) }
             return try created(CodeAnswer(code))
@@ -174,7 +180,8 @@ enum AccountRoutes {
             switch outcome {
             case .signedIn(let user):
                 if let old = context.sessionID { sessions.close(old) }
-                let (sessionID, session) = sessions.open(user: user.id, device: device.id, now: milliseconds(clock()))
+                let (sessionID, session) = sessions.open(user: user.id, device: device.id, isAdministrator: user.isAdministrator,
+                                                         now: milliseconds(clock()))
                 var response = try Response.json(SessionAnswer(user: UserAnswer(user), csrfToken: session.csrf,
                                                                 idleTimeout: configuration.sessionIdleTimeout))
                 response.setCookie(sessionCookie(sessionID, configuration))

@@ -82,6 +82,13 @@ enum ConsentRoute {
         }
     }
 
+    /// The `document` a body names, in lower case, or `nil` when it names none (or is no JSON object: signing then says
+    /// what is wrong with it).
+    static func documentDigest(in body: [UInt8]) -> String? {
+        struct Probe: Decodable { var document: String? }
+        return (try? JSONDecoder().decode(Probe.self, from: Data(body)))?.document?.lowercased()
+    }
+
     /// The answer: the consent's identifier in the store (`nil` when the server keeps nothing), the PDF in base64,
     /// the record as JSON text, the page count.
     static func answer(id: String?, pdf: [UInt8], record json: [UInt8], pages: Int) throws -> Response {

@@ -14,6 +14,9 @@ struct Session: Sendable, Hashable {
     var device: String
     /// The CSRF token: 32 random bytes in hexadecimal.
     var csrf: String
+    /// Whether the user is an administrator (looked up at sign-in): the session may then use the administrator's
+    /// routes as the administrator's token does.
+    var isAdministrator = false
 }
 
 /// The sessions of signed-in users, in this process's memory, at most ``capacity`` of them.
@@ -57,10 +60,11 @@ final class Sessions: Sendable {
     }
 
     /// Opens a session for `user` on `device`, ending the device's other sessions.
+    /// - Parameter isAdministrator: whether the user is an administrator.
     /// - Returns: the session and its identifier, for the cookie (shown this once).
-    func open(user: String, device: String, now: Int64) -> (id: String, session: Session) {
+    func open(user: String, device: String, isAdministrator: Bool = false, now: Int64) -> (id: String, session: Session) {
         let id = PasscodeHash.randomHex(bytes: 32)
-        let session = Session(user: user, device: device, csrf: PasscodeHash.randomHex(bytes: 32))
+        let session = Session(user: user, device: device, csrf: PasscodeHash.randomHex(bytes: 32), isAdministrator: isAdministrator)
         entries.withLock { entries in
             entries = entries.filter { $0.value.session.device != device && now - $0.value.lastUsed < idle }
             if entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {

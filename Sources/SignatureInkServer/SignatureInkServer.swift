@@ -18,7 +18,8 @@ import SignatureInkRender
 /// - `POST /render?format=png|svg|pdf&...` any stroke format the engine reads, answered with the image.
 /// - `POST /signatures` a signature in the native format, answered with its stored record and a PNG.
 /// - `GET /consent/document` the consent document; `POST /consent/sign` the walk-through's decisions and
-///   signatures, replayed through `ConsentFlow`, answered with the signed PDF and the consent record.
+///   signatures, replayed through `ConsentFlow`, answered with the signed PDF and the consent record;
+///   `POST /consent/document/retirement` retires a document version (the administrator's), which is then refused.
 /// - Users on a shared device (`AccountRoutes`): users and enrolment codes for the administrator, onboarding and
 ///   sign-in for a device, and the signed-in user's own signatures and consents; a signature saved or a consent
 ///   collected in a session is kept with its owner.
@@ -90,6 +91,8 @@ public enum SignatureInkServer {
         // The document's digest is its entity tag: the consent page sends it back with the submission.
         let documentTag = "\"\(document.digest)\""
         router.get("/consent/document") { _, _ -> Response in
+            try await RetirementRoute.refuseRetired(document.digest, store: store, status: .gone,
+                                                    consequence: "this server signs no other version")
             var response = Response.bytes(document.canonicalJSON, contentType: "application/json; charset=utf-8")
             response.headers[.eTag] = documentTag
             return response
@@ -98,12 +101,19 @@ public enum SignatureInkServer {
             let owner = try AccountRoutes.owner(context)
             let client = StoreRoutes.client(of: context), userAgent = request.headers[.userAgent]
             let signed = try await work(request, context, pool: pool, configuration: configuration,
-                                        body: { try await $0.jsonBody(limit: configuration.maxBody * 4) }) {
+                                        body: { request in
+                // A retired version is refused before any signing work: one read of the store.
+                let body = try await request.jsonBody(limit: configuration.maxBody * 4)
+                try await RetirementRoute.refuseRetired(ConsentRoute.documentDigest(in: body) ?? document.digest, store: store,
+                                                        status: .conflict, consequence: "nothing was kept")
+                return body
+            }) {
                 body, _ in try ConsentRoute.sign(body, document: document, configuration: configuration, client: client, userAgent: userAgent)
             }
             return try await ConsentRoute.keep(signed, store: store, provenance: Provenance(client: client, user: owner?.user, device: owner?.device))
         }
         StoreRoutes.add(to: router, store: store, token: adminToken, answers: ConsentAnswers(budget: configuration.consentAnswerBytes))
+        RetirementRoute.add(to: router, store: store, token: adminToken, configuration: configuration)
         AccountRoutes.add(to: router, store: store, token: adminToken, pool: pool, configuration: configuration, sessions: sessions)
         // Last, after every route: 405 with Allow for a routed path's other methods, 404 for other paths.
         router.add(middleware: RouteFallback(routes: router.routes.map { ($0.path, $0.method) }))

@@ -8,20 +8,22 @@ import SignatureInkStore
 
 /// The store's routes for an administrator: list consents, read one with its PDF, withdraw one, list saved
 /// signatures, export every event as NDJSON, and verify the chain. Each needs the administrator's token
-/// (``AdminToken``); a request without it gets 401 and no data.
+/// (``AdminToken``) or the session of a user who is an administrator; a request with neither gets 401 and no data.
 enum StoreRoutes {
     /// Adds the routes to `router`. Without a store, they answer 404 saying the server keeps nothing.
     static func add(to router: Router<ServerContext>, store: ConsentStore?, token: AdminToken?, answers: ConsentAnswers) {
         /// The store, once the request is the administrator's.
-        @Sendable func admitted(_ request: Request) throws -> ConsentStore { try admit(request, store: store, token: token) }
-        router.get("/consents") { request, _ -> Response in
-            let store = try admitted(request)
+        @Sendable func admitted(_ request: Request, _ context: ServerContext) throws -> ConsentStore {
+            try admit(request, context, store: store, token: token)
+        }
+        router.get("/consents") { request, context -> Response in
+            let store = try admitted(request, context)
             let query = try query(request.uri.queryParameters)
             let page = try await run { try await store.consents(query) }
             return try .json(ListPage(key: "consents", items: page.consents.map(ConsentSummary.init), next: page.next))
         }
         router.get("/consents/{id}") { request, context -> Response in
-            let store = try admitted(request)
+            let store = try admitted(request, context)
             let id = try identifier(context)
             // The answer but its withdrawal never changes: written once, then kept (ConsentAnswers).
             var answer: [UInt8]
@@ -42,13 +44,13 @@ enum StoreRoutes {
             return .json(openObject: answer)
         }
         router.get("/consents/{id}/pdf") { request, context -> Response in
-            let store = try admitted(request)
+            let store = try admitted(request, context)
             let id = try identifier(context)
             let pdf = try await run { try await store.pdf(ofConsent: id) }
             return .bytes(pdf, contentType: "application/pdf")
         }
         router.post("/consents/{id}/withdrawal") { request, context -> Response in
-            let store = try admitted(request)
+            let store = try admitted(request, context)
             let id = try identifier(context)
             let body = try await request.jsonBody(limit: 16 << 10)
             let reason: String
@@ -58,20 +60,20 @@ enum StoreRoutes {
                 throw APIError(.badRequest, "the withdrawal is not valid: \(BodyError.describe(error))")
             }
             let withdrawal = try await run {
-                try await store.withdraw(consent: id, reason: reason, provenance: Provenance(client: client(of: context)))
+                try await store.withdraw(consent: id, reason: reason, provenance: provenance(of: context))
             }
             var response = try Response.json(withdrawal)
             response.status = .created
             return response
         }
-        router.get("/signatures") { request, _ -> Response in
-            let store = try admitted(request)
+        router.get("/signatures") { request, context -> Response in
+            let store = try admitted(request, context)
             let (after, limit) = try paging(request.uri.queryParameters, known: [])
             let page = try await run { try await store.signatures(after: after, limit: limit) }
             return try .json(ListPage(key: "signatures", items: page.signatures, next: page.next))
         }
-        router.get("/events") { request, _ -> Response in
-            let store = try admitted(request)
+        router.get("/events") { request, context -> Response in
+            let store = try admitted(request, context)
             let (start, _) = try paging(request.uri.queryParameters, known: ["after"], allowPaging: false)
             var headers = HTTPFields()
             headers[.contentType] = "application/x-ndjson"
@@ -88,19 +90,20 @@ enum StoreRoutes {
                 try await writer.finish(nil)
             })
         }
-        router.get("/store/verify") { request, _ -> Response in
-            let store = try admitted(request)
+        router.get("/store/verify") { request, context -> Response in
+            let store = try admitted(request, context)
             _ = try paging(request.uri.queryParameters, known: [], allowPaging: false)
             let verification = try await run { try await store.verify() }
             return try .json(Verification(verification))
         }
     }
 
-    /// The store, once the request carries the administrator's token.
-    /// - Throws: `APIError` 401 without the token, 404 without a store.
-    static func admit(_ request: Request, store: ConsentStore?, token: AdminToken?) throws -> ConsentStore {
-        guard let token, token.admits(request.headers[.authorization]) else {
-            throw APIError(.unauthorized, token == nil ? "this server was started without --admin-token-file: nobody may read the store"
+    /// The store, once the request carries the administrator's token or is made in the session of a user who is an
+    /// administrator (whose state-changing requests ``SessionGate`` has checked for the CSRF token).
+    /// - Throws: `APIError` 401 with neither, 404 without a store.
+    static func admit(_ request: Request, _ context: ServerContext, store: ConsentStore?, token: AdminToken?) throws -> ConsentStore {
+        guard context.session?.isAdministrator == true || token?.admits(request.headers[.authorization]) == true else {
+            throw APIError(.unauthorized, token == nil ? "this server was started without --admin-token-file: only an administrator's session may use the store's routes"
                                                        : "the administrator's token is required: Authorization: Bearer TOKEN",
                            fields: [.wwwAuthenticate: #"Bearer realm="signature-ink""#])
         }
@@ -128,6 +131,13 @@ enum StoreRoutes {
             APIError(.serviceUnavailable, "\(error.description); nothing was kept", fields: [.retryAfter: String(SignatureInkServer.retryAfter)])
         case .corrupt: APIError(.internalServerError, error.description)
         }
+    }
+
+    /// Where an administrator's request comes from, as the store records it: the client's address, and the
+    /// administrator's user and device when it is made in an administrator's session.
+    static func provenance(of context: ServerContext) -> Provenance {
+        guard let session = context.session, session.isAdministrator else { return Provenance(client: client(of: context)) }
+        return Provenance(client: client(of: context), user: session.user, device: session.device)
     }
 
     /// The client's address, as the store records it.

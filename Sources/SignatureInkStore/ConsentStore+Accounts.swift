@@ -16,7 +16,8 @@ import SignatureInkFormats
 extension ConsentStore {
     /// Creates a user and issues the first enrolment code.
     /// - Parameters:
-    ///   - profile: the display name, title and subtitle (its `id` is ignored: a new UUID is chosen).
+    ///   - profile: the display name, title, subtitle and whether the user is an administrator (its `id` is ignored: a
+    ///     new UUID is chosen).
     ///   - policy: how long the code lasts.
     ///   - provenance: who asked (the administrator's client).
     ///   - date: when; default now.
@@ -30,14 +31,15 @@ extension ConsentStore {
         user.title = profile.title.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         user.subtitle = profile.subtitle.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         try user.check()
-        let content = UserContent(displayName: user.displayName, title: user.title, subtitle: user.subtitle, provenance: provenance)
+        let content = UserContent(user, provenance: provenance)
         _ = try await database.append([EventDraft(kind: .user, id: user.id, content: try CanonicalJSON.encode(content), index: EventIndex(user: user.id))],
                                       blobs: [], condition: .none, recordedAt: StoreEvent.timestamp(date))
         return (user, try await issueCode(for: user.id, policy: policy, at: date))
     }
 
     /// Issues a new enrolment code for a user, in place of any code not yet used: for a new device, or to reset a
-    /// forgotten passcode (onboarding again sets a new one).
+    /// forgotten passcode (onboarding again on the same device replaces the passcode there, and lifts a wait or a
+    /// revocation).
     /// - Throws: ``StoreError/unknownUser(_:)``; a database error.
     public func issueCode(for user: String, policy: AccountPolicy = AccountPolicy(), at date: Date = Date()) async throws(StoreError) -> EnrolmentCode {
         _ = try await self.user(id: user)
@@ -48,6 +50,11 @@ extension ConsentStore {
     }
 
     /// Onboards the user of an enrolment code on a device, with the user's passcode for that device; the code is used up.
+    ///
+    /// A user onboarded on the device already, or revoked from it, is onboarded again: the new passcode replaces the old
+    /// one there, the count of wrong passcodes and any wait start again at 0, and a revocation is lifted (the "forgot
+    /// passcode" reset an administrator approves by issuing a new code). Each onboarding is an
+    /// ``StoreEvent/Kind/enrolment`` event.
     ///
     /// The passcode's rules and the code are checked before the passcode is hashed, so that a request with a wrong
     /// code costs a database read, not a hash; the code is used up once the hash is made.
@@ -95,8 +102,7 @@ extension ConsentStore {
     /// - Throws: ``StoreError/unknownUser(_:)``.
     public func user(id: String) async throws(StoreError) -> UserProfile {
         guard Self.isIdentifier(id), let row = try await database.row(id: id), row.event.kind == .user else { throw .unknownUser(id) }
-        let content = try CanonicalJSON.decode(UserContent.self, row.event.content, event: id)
-        return UserProfile(id: id, displayName: content.displayName, title: content.title, subtitle: content.subtitle)
+        return UserProfile(id: id, content: try CanonicalJSON.decode(UserContent.self, row.event.content, event: id))
     }
 
     /// Every user, oldest first, for an administrator.
@@ -107,8 +113,7 @@ extension ConsentStore {
         let rows = try await database.rows(kind: .user, after: after, limit: limit + 1)
         var users: [UserProfile] = []
         for row in rows.prefix(limit) {
-            let content = try CanonicalJSON.decode(UserContent.self, row.event.content, event: row.event.id)
-            users.append(UserProfile(id: row.event.id, displayName: content.displayName, title: content.title, subtitle: content.subtitle))
+            users.append(UserProfile(id: row.event.id, content: try CanonicalJSON.decode(UserContent.self, row.event.content, event: row.event.id)))
         }
         return (users, rows.count > limit ? rows.prefix(limit).last?.event.sequence : nil)
     }

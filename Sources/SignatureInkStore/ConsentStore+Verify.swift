@@ -11,7 +11,8 @@ extension ConsentStore {
     /// document's identifier is its digest; that a consent's document comes before it and its record verifies against
     /// its kept PDF (`ConsentRecord.verify(pdf:)`: the document's, each signature's and the PDF's SHA-256) and its record
     /// text as returned at signing is the record it keeps; and that a withdrawal names an earlier consent not withdrawn
-    /// before, and an enrolment or a revocation an earlier user.
+    /// before, and an enrolment or a revocation an earlier user; and that a retirement names a digest and a reason the
+    /// store accepts, under the identifier of its digest, and an earlier user as the administrator if any.
     ///
     /// What it proves and what it does not: a row changed by hand, an event removed or inserted in the middle, or a
     /// PDF changed, is found. Events cut off the end, or a whole chain rewritten by someone who recomputes every
@@ -79,12 +80,26 @@ extension ConsentStore {
                     guard let user = index.user, users.contains(user) else {
                         return failed("it names the user '\(index.user ?? "")', who is no earlier user")
                     }
+                case .retirement:
+                    if let problem = Self.check(retirement: event, users: users) { return failed(problem) }
                 }
                 previous = ChainHead(sequence: event.sequence, sha256: event.sha256)
                 checked += 1
             }
         }
         return StoreVerification(events: checked, head: previous?.sha256 ?? StoreEvent.genesis, failure: nil)
+    }
+
+    /// What is wrong with a retirement's event, or `nil`: its content must be one the store accepts, its identifier
+    /// `retirement-` and its document's digest, and the administrator it names an earlier user.
+    private static func check(retirement event: StoreEvent, users: Set<String>) -> String? {
+        guard let content = try? CanonicalJSON.decode(RetirementContent.self, event.content, event: event.id) else {
+            return "its content is no retirement"
+        }
+        if let problem = content.problem { return "its content is not a retirement the store accepts: \(problem)" }
+        if event.id != retirementID(content.document) { return "a retirement's identifier must be \(retirementID(content.document))" }
+        if let user = content.provenance.user, !users.contains(user) { return "it names the user '\(user)', who is no earlier user" }
+        return nil
     }
 
     /// What is wrong with a consent's event, or `nil`.

@@ -24,6 +24,9 @@ public final class ConsentStore: Sendable {
     public let location: String
     /// Documents read so far, by digest: a document's event never changes.
     private let documents = Mutex<[String: String]>([:])
+    /// Retirements read so far, by document digest: a version once retired stays retired (a version not retired is
+    /// looked up every time, so that a retirement by another process is seen).
+    let retirements = Mutex<[String: StoredRetirement]>([:])
 
     init(database: any StoreDatabase, location: String) {
         self.database = database

@@ -66,11 +66,12 @@ enum CanonicalJSON {
 struct EventIndex: Sendable, Hashable, CustomStringConvertible {
     /// The consent a withdrawal withdraws.
     var subject: String?
-    /// The document a consent agrees to.
+    /// The document a consent agrees to, or a retirement retires.
     var documentDigest: String?
     /// A consent's signers' names.
     var signers: [String] = []
-    /// The owner of a consent or a signature; the user a user's, an enrolment's or a revocation's event is about.
+    /// The owner of a consent or a signature; the user a user's, an enrolment's or a revocation's event is about; the
+    /// administrator who retired a document.
     var user: String?
     /// The device a consent or a signature was captured on, or an enrolment or a revocation is about.
     var device: String?
@@ -91,6 +92,7 @@ struct EventIndex: Sendable, Hashable, CustomStringConvertible {
         case .revocation:
             let content = try CanonicalJSON.decode(RevocationContent.self, event.content, event: event.id)
             self.init(user: content.user, device: content.device)
+        case .retirement: self.init(try CanonicalJSON.decode(RetirementContent.self, event.content, event: event.id))
         }
     }
 
@@ -108,6 +110,11 @@ struct EventIndex: Sendable, Hashable, CustomStringConvertible {
     /// The index of a withdrawal: the consent it withdraws.
     init(_ content: WithdrawalContent) {
         self.init(subject: content.consent, user: content.provenance.user, device: content.provenance.device)
+    }
+
+    /// The index of a retirement: the document retired, and the administrator who retired it.
+    init(_ content: RetirementContent) {
+        self.init(documentDigest: content.document, user: content.provenance.user, device: content.provenance.device)
     }
 
     init(subject: String? = nil, documentDigest: String? = nil, signers: [String] = [], user: String? = nil, device: String? = nil) {
@@ -154,13 +161,39 @@ struct UserContent: Codable {
     var displayName: String
     var title: String?
     var subtitle: String?
+    /// `true` for an administrator; absent otherwise, so that a user's content is what it was before administrators
+    /// were users.
+    var administrator: Bool?
     var provenance: Provenance
+
+    init(_ user: UserProfile, provenance: Provenance) {
+        displayName = user.displayName
+        title = user.title
+        subtitle = user.subtitle
+        administrator = user.isAdministrator ? true : nil
+        self.provenance = provenance
+    }
+}
+
+extension UserProfile {
+    /// The profile a user's event keeps.
+    init(id: String, content: UserContent) {
+        self.init(id: id, displayName: content.displayName, title: content.title, subtitle: content.subtitle,
+                  isAdministrator: content.administrator ?? false)
+    }
 }
 
 /// The content of an enrolment's event: the user onboarded and the device (the SHA-256 of its cookie, never the cookie).
 struct EnrolmentContent: Codable {
     var user: String
     var device: String
+    var provenance: Provenance
+}
+
+/// The content of a retirement's event: the document version retired (its SHA-256), why, and who retired it.
+struct RetirementContent: Codable {
+    var document: String
+    var reason: String
     var provenance: Provenance
 }
 

@@ -4,7 +4,7 @@ import FoundationEssentials
 import SignatureInkFormats
 
 /// One entry of the store's log: every consent document, consent, saved signature and withdrawal is one event, and so
-/// is each user created, onboarded on a device or revoked from one; nothing is ever changed or deleted once appended.
+/// is each user created, onboarded on a device or revoked from one, and each document version retired; nothing is ever changed or deleted once appended.
 ///
 /// Events form a hash chain. Each carries the SHA-256 of its content and the SHA-256 of the event before it, and its
 /// own ``sha256`` covers its position, kind, identifier, time and both of those digests (``header``). Changing any
@@ -27,13 +27,19 @@ public struct StoreEvent: Sendable, Hashable, Codable {
         case enrolment
         /// A user's enrolment on a device revoked (too many wrong passcodes): the user, the device and why.
         case revocation
+        /// A consent document version retired by an administrator: its SHA-256, why, and who retired it (the
+        /// administrator's user in a session). The store keeps no consent to a retired version from then on
+        /// (the server refuses them); consents kept before stay as they are. Its identifier is `retirement-` and the
+        /// digest, so that a version is retired once.
+        case retirement
     }
 
     /// The event's position in the log: 1 for the first, then each one more than the one before.
     public var sequence: Int64
     /// What it records.
     public var kind: Kind
-    /// Its identifier, unique in the store: a document's digest, or a consent's, signature's or withdrawal's UUID.
+    /// Its identifier, unique in the store: a document's digest, `retirement-` and the digest of a document retired, or
+    /// a consent's, signature's, withdrawal's or user's UUID.
     public var id: String
     /// When the store appended it: ISO 8601 in UTC with milliseconds (`2026-11-26T09:30:00.000Z`).
     public var recordedAt: String

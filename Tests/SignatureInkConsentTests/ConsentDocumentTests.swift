@@ -63,6 +63,10 @@ import Testing
         ("language", { $0["language"] = "english please" }),
         ("slots[0].requiresName: expected true or false", { $0["slots"] = [["identifier": "p", "title": "P", "requiresName": "yes"]] }),
         ("sections[0].identifier", { $0["sections"] = [["identifier": "a b", "kind": "overview"]] }),
+        ("slots[1].signedByCollector: only one slot may be signed by the collector; slots[0] is already", {
+            $0["slots"] = [["identifier": "p", "title": "P", "signedByCollector": true], ["identifier": "q", "title": "Q", "signedByCollector": true]]
+        }),
+        ("slots[0].signedByCollector: expected true or false", { $0["slots"] = [["identifier": "p", "title": "P", "signedByCollector": "yes"]] }),
     ]
 
     @Test(arguments: badDocuments.indices)
@@ -73,6 +77,21 @@ import Testing
         } throws: { error in
             "\(error)".hasPrefix(expected)
         }
+    }
+
+    @Test func theCollectorsSlotIsReadWrittenOnlyWhenSetAndKeepsOtherDigests() throws {
+        let sample = try ConsentFixtures.sample()
+        #expect(sample.slots.map(\.signedByCollector) == [false, true])
+        #expect(try ConsentDocument(json: sample.canonicalJSON) == sample)
+        let json = String(decoding: sample.canonicalJSON, as: UTF8.self)
+        #expect(json.components(separatedBy: #""signedByCollector":true"#).count == 2)
+        #expect(!json.contains(#""signedByCollector":false"#))
+        // Without it, a document is written as it was before the field existed: its digest does not change.
+        var plain = sample
+        plain.slots[1].signedByCollector = false
+        #expect(!String(decoding: plain.canonicalJSON, as: UTF8.self).contains("signedByCollector"))
+        // Set, it is part of what the digest covers.
+        #expect(plain.digest != sample.digest)
     }
 
     @Test func theWeekBasedYearIsRefusedWithAReason() throws {

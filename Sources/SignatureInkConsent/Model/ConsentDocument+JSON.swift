@@ -93,7 +93,7 @@ extension ConsentDocument {
         "document": ["title", "language", "direction", "sections", "reviewContent", "signaturePageTitle",
                      "signaturePageContent", "slots", "sharing", "forms", "reasonForConsent", "words"],
         "sections": ["identifier", "kind", "title", "summary", "content", "learnMore"],
-        "slots": ["identifier", "title", "requiresName", "requiresSignature", "requiresDrawnSignature", "dateFormat"],
+        "slots": ["identifier", "title", "requiresName", "requiresSignature", "requiresDrawnSignature", "dateFormat", "signedByCollector"],
         "forms": ["identifier", "title", "sections", "mandatory"],
         "sharing": ["investigator", "learnMore"],
         "words": ConsentWords.fields,

@@ -68,10 +68,18 @@ extension ConsentDocument {
         guard !slots.isEmpty else { throw .invalidDocument(field: "slots", message: "a consent document needs at least one signature slot") }
         guard slots.count <= limits.maxSlots else { throw .limitExceeded(field: "slots", limit: limits.maxSlots, actual: slots.count) }
         var slotIDs = Set<String>()
+        var collectorSlot: Int?
         for (i, slot) in slots.enumerated() {
             let field = "slots[\(i)]"
             try identifier(slot.identifier, field + ".identifier", seen: &slotIDs)
             try text(slot.title, field + ".title", required: true)
+            if slot.signedByCollector {
+                if let first = collectorSlot {
+                    throw .invalidDocument(field: field + ".signedByCollector",
+                                           message: "only one slot may be signed by the collector; slots[\(first)] is already")
+                }
+                collectorSlot = i
+            }
             if slot.requiresDrawnSignature && !slot.requiresSignature {
                 throw .invalidDocument(field: field + ".requiresDrawnSignature", message: "a slot that takes no signature cannot require a drawn one")
             }

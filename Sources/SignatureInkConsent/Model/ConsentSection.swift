@@ -104,6 +104,10 @@ public struct SignatureSlot: Sendable, Hashable, Codable {
     /// `TimestampFormat` reads them); default `yyyy-MM-dd`, the ISO 8601 calendar date. `YYYY`, the week-based
     /// year, is refused: it prints the wrong year around New Year.
     public var dateFormat: String
+    /// Whether the slot is signed by the staff member who collects the consent (the investigator), rather than by the
+    /// participant: a device's front end may offer the collector's saved signature there. At most one slot of a
+    /// document has it. Default `false`.
+    public var signedByCollector: Bool
 
     /// The default ``dateFormat``: an ISO 8601 calendar date.
     public static let defaultDateFormat = "yyyy-MM-dd"
@@ -116,18 +120,21 @@ public struct SignatureSlot: Sendable, Hashable, Codable {
     ///   - requiresSignature: whether a signature is required; default `true`.
     ///   - requiresDrawnSignature: whether it must be drawn (no typed signature); default `false`.
     ///   - dateFormat: date pattern; default ``defaultDateFormat``.
+    ///   - signedByCollector: whether the staff member who collects the consent signs it; default `false`.
     public init(identifier: String, title: String, requiresName: Bool = true, requiresSignature: Bool = true,
-                requiresDrawnSignature: Bool = false, dateFormat: String = SignatureSlot.defaultDateFormat) {
+                requiresDrawnSignature: Bool = false, dateFormat: String = SignatureSlot.defaultDateFormat,
+                signedByCollector: Bool = false) {
         self.identifier = identifier
         self.title = title
         self.requiresName = requiresName
         self.requiresSignature = requiresSignature
         self.requiresDrawnSignature = requiresDrawnSignature
         self.dateFormat = dateFormat
+        self.signedByCollector = signedByCollector
     }
 
     private enum CodingKeys: String, CodingKey {
-        case identifier, title, requiresName, requiresSignature, requiresDrawnSignature, dateFormat
+        case identifier, title, requiresName, requiresSignature, requiresDrawnSignature, dateFormat, signedByCollector
     }
 
     public init(from decoder: any Decoder) throws {
@@ -136,11 +143,12 @@ public struct SignatureSlot: Sendable, Hashable, Codable {
                   requiresName: try c.decodeIfPresent(Bool.self, forKey: .requiresName) ?? true,
                   requiresSignature: try c.decodeIfPresent(Bool.self, forKey: .requiresSignature) ?? true,
                   requiresDrawnSignature: try c.decodeIfPresent(Bool.self, forKey: .requiresDrawnSignature) ?? false,
-                  dateFormat: try c.decodeIfPresent(String.self, forKey: .dateFormat) ?? Self.defaultDateFormat)
+                  dateFormat: try c.decodeIfPresent(String.self, forKey: .dateFormat) ?? Self.defaultDateFormat,
+                  signedByCollector: try c.decodeIfPresent(Bool.self, forKey: .signedByCollector) ?? false)
     }
 
-    /// Writes the slot; ``requiresDrawnSignature`` only when set, so that the digest of a document written before it
-    /// existed is the same.
+    /// Writes the slot; ``requiresDrawnSignature`` and ``signedByCollector`` only when set, so that the digest of a
+    /// document written before they existed is the same.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(identifier, forKey: .identifier)
@@ -149,6 +157,7 @@ public struct SignatureSlot: Sendable, Hashable, Codable {
         try c.encode(requiresSignature, forKey: .requiresSignature)
         if requiresDrawnSignature { try c.encode(true, forKey: .requiresDrawnSignature) }
         try c.encode(dateFormat, forKey: .dateFormat)
+        if signedByCollector { try c.encode(true, forKey: .signedByCollector) }
     }
 }
 

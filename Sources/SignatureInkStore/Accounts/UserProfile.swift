@@ -11,16 +11,21 @@ public struct UserProfile: Sendable, Hashable {
     public var title: String?
     /// A subtitle such as a site or a team, at most ``maxCharacters`` characters; `nil` for none.
     public var subtitle: String?
+    /// Whether the user is an administrator: signed in, they may do what the administrator's token allows (create
+    /// users, issue enrolment codes, read the store, withdraw consents, retire a document). Default `false`, which is
+    /// what a user created before administrators were users is.
+    public var isAdministrator: Bool
 
     /// Most characters of each text field: 100.
     public static let maxCharacters = 100
 
     /// Creates a profile; ``check()`` says whether its fields are acceptable.
-    public init(id: String, displayName: String, title: String? = nil, subtitle: String? = nil) {
+    public init(id: String, displayName: String, title: String? = nil, subtitle: String? = nil, isAdministrator: Bool = false) {
         self.id = id
         self.displayName = displayName
         self.title = title
         self.subtitle = subtitle
+        self.isAdministrator = isAdministrator
     }
 
     /// Up to two letters from the display name: the first letter of its first word and of its last, in upper case
