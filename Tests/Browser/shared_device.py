@@ -12,6 +12,7 @@ axe-core.
 import http.cookiejar, json, os, time, urllib.error, urllib.request
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
@@ -84,8 +85,9 @@ def run(t, driver, base, token):
         field = driver.find_element(By.ID, "passcode")
         t.check(driver.find_element(By.ID, "signin-button").get_attribute("disabled") is not None,
                 "Sign In is disabled until a passcode is entered")
-        field.send_keys(passcode)
-        click("signin-button")
+        # By keyboard: the field has the focus, and Enter signs in.
+        t.check(t.focused_id(driver) == "passcode", "Sign In puts the focus in the passcode field")
+        t.press(driver, passcode, Keys.ENTER)
 
     def save_signature():
         driver.find_element(By.ID, "pad").click()
@@ -158,7 +160,6 @@ def run(t, driver, base, token):
     add_user("ada", "ada passcode 1")
     t.check("Ada Lovelace" in driver.find_element(By.ID, "home-title").text, "onboarding Ada signs her in")
     save_signature()
-    page("home")
     collector = collect(PARTICIPANTS["ada"], screenshots=True)
     t.check(collector == "Ada Lovelace", "the investigator's line offers the collector's own name (%r)" % collector)
     done, total = sync_complete()
@@ -166,6 +167,7 @@ def run(t, driver, base, token):
     page("sync")
     click("sync-done")
     wait.until(lambda d: PARTICIPANTS["ada"] in d.find_element(By.ID, "consent-list").text)
+    page("home")
     kept = consents("ada")
     t.check(len(kept) == 1 and [s["name"] for s in kept[0]["signers"]] == [PARTICIPANTS["ada"], "Ada Lovelace"],
             "Ada's consent is in the store once, the investigator's line hers (%s)" % [[s["name"] for s in c["signers"]] for c in kept])
@@ -293,7 +295,7 @@ def run(t, driver, base, token):
     t.check(driver.find_element(By.ID, "contact-name").text == "Mary Jackson"
             and driver.find_element(By.ID, "contact-avatar").text == "MJ"
             and "Study administrator" in driver.find_element(By.ID, "contact-title").text
-            and "ethics board" in driver.find_element(By.ID, "user-error-description").text,
+            and "the ethics board approved version 2" in driver.find_element(By.ID, "user-error-description").text,
             "the user sync error names the administrator who retired the version, and why")
     page("user-sync-error")
     t.check(sum(PARTICIPANTS["refused"] in json.dumps(c["signers"]) for c in consents("bob")) == 0,

@@ -477,8 +477,13 @@ class Device {
     $("contact-name").textContent = by.displayName;
     $("contact-title").textContent = by.title || "";
     $("contact-subtitle").textContent = by.subtitle || "";
-    $("user-error-description").textContent = `The server refused a consent you collected: ${answer.error}. `
-      + "It stays on this device, marked as refused; ask them what to do with it.";
+    const retired = answer.retirement;
+    const why = retired
+      ? `The version of the consent document it was signed on (${retired.document.slice(0, 12)}…) was retired on ${when(retired.retiredAt)}: `
+        + `${retired.reason}. The server kept nothing.`
+      : `The server refused a consent you collected: ${answer.error}.`;
+    $("user-error-description").textContent = `${why} The consent stays on this device, marked as refused; `
+      + `ask ${by.displayName} what to do with it.`;
     this.show("user-error", { push: false });
   }
 }
