@@ -214,8 +214,15 @@ def run(t, driver, base, token):
             "Switch or Add User lists the users onboarded on this device, and only those (%s)" % listed)
     page("switch-or-add-user")
     driver.find_element(By.ID, "user-search").send_keys("nurse")
-    shown = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#user-list button")]
-    t.check(len(shown) <= 1 and all("Ada" in x for x in shown), "the search narrows the list (%s)" % shown)
+    shown = driver.find_elements(By.CSS_SELECTOR, "#user-list button")
+    t.check(len(shown) == 1 and "Ada" in shown[0].text, "the search narrows the list (%s)" % [b.text for b in shown])
+    # Ada signs in with her passcode after Bob: her consent, not his.
+    shown[0].click()
+    sign_in("ada passcode 1")
+    wait.until(lambda d: view() == "home" and PARTICIPANTS["ada"] in d.find_element(By.ID, "consent-list").text)
+    t.check(PARTICIPANTS["bob"] not in text() and "Bob Kahn" not in text(), "Ada, signed in after Bob, sees her consent and nothing of his")
+    click("home-switch")
+    wait.until(lambda d: view() == "users")
 
     # Carol: five wrong passcodes, then a wait.
     click("add-button")
