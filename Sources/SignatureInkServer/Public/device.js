@@ -127,8 +127,7 @@ class Device {
     $("signin-form").addEventListener("submit", (event) => { event.preventDefault(); this.signIn(); });
     $("forgot-link").addEventListener("click", (event) => { event.preventDefault(); this.show("forgot"); });
     $("switch-button").addEventListener("click", () => this.show("users"));
-    for (const id of ["forgot-back", "users-back"]) $(id).addEventListener("click", () => history.back());
-    $("add-back").addEventListener("click", () => history.back());
+    for (const id of ["forgot-back", "users-back", "add-back"]) $(id).addEventListener("click", () => history.back());
     $("add-button").addEventListener("click", () => this.show("add"));
     $("user-search").addEventListener("input", () => this.listUsers());
     const addReady = () => { $("add-submit").disabled = !$("code").value.trim() || !$("new-passcode").value || !$("confirm-passcode").value; };
@@ -421,11 +420,17 @@ class Device {
 
   /** Sends each waiting consent in turn, with the Sync view's progress; stops at the first that cannot go. */
   async send() {
-    const entries = await this.waiting();
+    // An entry this passcode does not open (locked under one replaced since) stays, and is not counted.
+    const entries = [];
+    for (const entry of await this.waiting()) {
+      const body = await this.vault.read(entry, this.key);
+      if (body) entries.push([entry, body]);
+    }
     if (!entries.length) return this.home();
     const total = entries.length;
+    const consents = (n) => `${n} consent${n === 1 ? "" : "s"}`;
     $("sync-title").textContent = "Syncing";
-    $("sync-description").textContent = `Sending ${total} consent${total === 1 ? "" : "s"} collected on this device.`;
+    $("sync-description").textContent = `Sending ${consents(total)} collected on this device.`;
     $("sync-done").hidden = true;
     const progress = (done) => {
       $("sync-progress").max = total;
@@ -434,9 +439,7 @@ class Device {
     };
     progress(0);
     this.show("sync", { push: this.view !== "sync" });
-    for (const [k, entry] of entries.entries()) {
-      const body = await this.vault.read(entry, this.key);
-      if (!body) continue;
+    for (const [k, [entry, body]] of entries.entries()) {
       let response;
       try {
         response = await fetch("/consent/sign", { method: "POST", headers: this.headers(), body: JSON.stringify(body) });
@@ -464,7 +467,7 @@ class Device {
       progress(k + 1);
     }
     $("sync-title").textContent = "Sync Complete";
-    $("sync-description").textContent = `${total} consent${total === 1 ? "" : "s"} sent and kept by the server.`;
+    $("sync-description").textContent = `${consents(total)} sent and kept by the server.`;
     $("sync-done").hidden = false;
     $("sync-done").focus();
   }
