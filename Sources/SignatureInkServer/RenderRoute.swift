@@ -46,12 +46,63 @@ enum RenderRoute {
         return contentType?.hasPrefix("application/inkml+xml") == true ? .inkml : nil
     }
 
+    /// Largest body rendered where it arrives: 64 KiB, a signature of a few thousand samples, which decodes and is
+    /// laid out in well under a millisecond.
+    static let inlineBodyLimit = 64 << 10
+    /// Most work units of a render where it arrives (``inline(_:query:contentType:configuration:stop:)``): 2^20,
+    /// about 3 ms of one core; a signature of a few hundred samples on a 600 x 300 image costs about 0.4 M.
+    static let inlineWork = 1 << 20
+
+    /// Renders a small PNG where its request arrives, on the task that reads the connection, without the hop to a
+    /// worker and back: `nil` when the render must go to a worker (a body over ``inlineBodyLimit``, an SVG or a PDF,
+    /// or a render whose estimated work is over ``inlineWork`` and within the server's budget).
+    ///
+    /// The work budget is checked before any pixel is drawn, so a costlier render has cost only its decoding and
+    /// layout here (bounded by the body's size) when it goes to a worker; a render over the server's own budget is
+    /// refused here at once. The two hops of a worker (a thread woken to render, and the connection's task woken for
+    /// the answer) took about 40 % of the server's time on a signature_pad body of 171 samples: 2,760 renders a
+    /// second through a worker against 3,870 here (two connections, two cores; BENCHMARKS.md).
+    /// - Throws: as ``render(_:query:contentType:configuration:stop:)``.
+    static func inline(_ body: [UInt8], query: Parameters, contentType: String?,
+                       configuration: ServerConfiguration, stop: RenderStop) throws -> Response? {
+        guard body.count <= inlineBodyLimit, query.get(RenderRequest.Option.format.name).map({ $0 == "png" }) ?? true else { return nil }
+        var limits = configuration.renderLimits
+        limits.maxWork = Swift.min(limits.maxWork, inlineWork)
+        do {
+            return try render(body, query: query, contentType: contentType, configuration: configuration, limits: limits, stop: stop)
+        } catch RenderError.overBudget(let work, _, let pixels, let pixelWork, let edges, let edgeRows) {
+            let budget = configuration.renderLimits.maxWork
+            guard work > budget else { return nil }
+            throw unprocessable(.overBudget(work: work, budget: budget, pixels: pixels, pixelWork: pixelWork, edges: edges, edgeRows: edgeRows))
+        } catch let error as RenderError {
+            throw unprocessable(error)
+        }
+    }
+
     /// Renders `body` as the query asks, on a worker.
     /// - Throws: `APIError` 400 for the query, 422 for the body or a render over the limits or the work budget;
     ///   `RenderError.stopped` when `stop` stopped it.
     static func render(_ body: [UInt8], query: Parameters, contentType: String?,
                        configuration: ServerConfiguration, stop: RenderStop) throws -> Response {
-        let request = try request(query: query, limits: configuration.renderLimits)
+        do {
+            return try render(body, query: query, contentType: contentType, configuration: configuration,
+                              limits: configuration.renderLimits, stop: stop)
+        } catch let error as RenderError {
+            throw unprocessable(error)
+        }
+    }
+
+    /// A render's failure as the answer says it.
+    private static func unprocessable(_ error: RenderError) -> any Error {
+        if case .stopped(let reason) = error { return RenderError.stopped(reason) }
+        return APIError(.unprocessableContent, "\(error)")
+    }
+
+    /// Renders `body` within `limits`.
+    /// - Throws: `APIError` 400 for the query, 422 for the body; `RenderError` for the render itself.
+    private static func render(_ body: [UInt8], query: Parameters, contentType: String?, configuration: ServerConfiguration,
+                               limits: RenderLimits, stop: RenderStop) throws -> Response {
+        let request = try request(query: query, limits: limits)
         let input = try inputFormat(query: query, contentType: contentType)
         let signature: Signature
         do {
@@ -60,14 +111,7 @@ enum RenderRoute {
             throw APIError(.unprocessableContent, "\(error)")
         }
         let format = request.outputFormat
-        var response: Response
-        do {
-            response = .bytes(try request.render(signature, stop: stop), contentType: format.mediaType)
-        } catch .stopped(let reason) {
-            throw RenderError.stopped(reason)
-        } catch {
-            throw APIError(.unprocessableContent, "\(error)")
-        }
+        var response = Response.bytes(try request.render(signature, stop: stop), contentType: format.mediaType)
         // What the query replaced of the file's own pen is said, never silent; only names and colours the server
         // writes itself appear, never query text.
         let notes = request.overrides(of: signature).map { $0.sentence(naming: \.name) }

@@ -32,6 +32,12 @@ public struct ServerConfiguration: Sendable {
     public var queueLength: Int
     /// Seconds a request may wait for and use a worker; past it, its render is stopped and it gets 503; default 5.
     public var workTimeout: Int
+    /// Milliseconds a request that works (a render, a signing) may wait between the arrival of its head and the
+    /// moment the server first looks at it, while more requests are outstanding than there are ``workers`` and
+    /// places in the queue; one that waited longer, behind others on a saturated server, is refused with 503 and
+    /// `Retry-After` at once, before its body is read. Default 10: the requests admitted under any load answer
+    /// within a few of their render times, and the server keeps rendering at its full rate rather than queueing.
+    public var admissionDelay: Int
     /// Seconds SIGTERM leaves requests in flight to finish before the server stops them and exits; default 5.
     public var shutdownGrace: Int
     /// Bytes of memory that may keep the answers of consents read by `GET /consents/{id}` (all of each but its
@@ -56,6 +62,8 @@ public struct ServerConfiguration: Sendable {
     /// Most sessions open at once, in memory (a few hundred bytes each); one more ends the one unused for the longest
     /// time; default 10,000.
     public var maxSessions: Int
+    /// The requests this configuration's server has read and not yet answered.
+    let load = ServerLoad()
     /// The time the server reads for sessions, enrolment codes and waits; default the system's clock (a test sets its
     /// own to move time on without waiting).
     public var clock: @Sendable () -> Date
@@ -67,7 +75,7 @@ public struct ServerConfiguration: Sendable {
     public init(host: String = "127.0.0.1", port: Int = 8080, maxBody: Int = 1 << 20, maxSamples: Int = 100_000,
                 idleTimeout: Int = 30, requestTimeout: Int = 10,
                 renderLimits: RenderLimits = ServerConfiguration.defaultRenderLimits,
-                workers: Int = System.coreCount, queueLength: Int? = nil, workTimeout: Int = 5, shutdownGrace: Int = 5,
+                workers: Int = System.coreCount, queueLength: Int? = nil, workTimeout: Int = 5, admissionDelay: Int = 10, shutdownGrace: Int = 5,
                 consentAnswerBytes: Int = 64 << 20, secureCookies: Bool = false, accountPolicy: AccountPolicy = AccountPolicy(),
                 sessionIdleTimeout: Int = 900, maxSessions: Int = 10_000, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.secureCookies = secureCookies
@@ -85,6 +93,7 @@ public struct ServerConfiguration: Sendable {
         self.workers = Swift.max(1, workers)
         self.queueLength = Swift.max(0, queueLength ?? 2 * Swift.max(1, workers))
         self.workTimeout = Swift.max(1, workTimeout)
+        self.admissionDelay = Swift.max(1, admissionDelay)
         self.shutdownGrace = Swift.max(0, shutdownGrace)
         self.consentAnswerBytes = Swift.max(0, consentAnswerBytes)
     }

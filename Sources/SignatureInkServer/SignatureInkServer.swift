@@ -73,10 +73,13 @@ public enum SignatureInkServer {
         }
         let pool = WorkPool(workers: configuration.workers, queueLength: configuration.queueLength)
         router.post("/render") { request, context -> Response in
-            try await work(request, context, pool: pool, configuration: configuration, body: { try await $0.boundedBody(limit: configuration.maxBody) }) {
-                body, stop in
-                try RenderRoute.render(body, query: request.uri.queryParameters, contentType: request.headers[.contentType],
-                                       configuration: configuration, stop: stop)
+            let query = request.uri.queryParameters, contentType = request.headers[.contentType]
+            return try await work(request, context, pool: pool, configuration: configuration,
+                                  body: { try await $0.boundedBody(limit: configuration.maxBody) },
+                                  inline: { body, stop in
+                                      try RenderRoute.inline(body, query: query, contentType: contentType, configuration: configuration, stop: stop)
+                                  }) {
+                body, stop in try RenderRoute.render(body, query: query, contentType: contentType, configuration: configuration, stop: stop)
             }
         }
         router.post("/signatures") { request, context -> Response in
@@ -124,13 +127,21 @@ public enum SignatureInkServer {
     static let retryAfter = 1
 
     /// Answers a request whose work runs on `pool`: admitted first (refused at once with 503 and `Retry-After`
-    /// when every worker is busy and the queue is full, before its body is read), then its body read by
-    /// `readBody` (which holds it to its limit and type), then `handle` run on a worker with a ``RenderStop`` that is stopped when the client hangs up
-    /// or the work timeout passes (answered 503).
+    /// when every worker is busy and the queue is full, or when more requests are outstanding than that and this one
+    /// waited longer than the configuration's `admissionDelay` before the server could look at it, before its body
+    /// is read), then its body read by
+    /// `readBody` (which holds it to its limit and type), then `handle` run on a worker with a ``RenderStop`` that is
+    /// stopped when the client hangs up or the work timeout passes (answered 503).
+    ///
+    /// `inline`, when given, is tried first where the request arrives: work it knows to be small (a few
+    /// milliseconds at most) is answered there; it returns `nil` for `handle` to do the work on a worker.
     static func work<Result: Sendable>(_ request: Request, _ context: ServerContext, pool: WorkPool, configuration: ServerConfiguration,
                                        body readBody: (Request) async throws -> [UInt8],
+                                       inline: (([UInt8], RenderStop) throws -> Result?)? = nil,
                                        _ handle: @escaping @Sendable ([UInt8], RenderStop) throws -> Result) async throws -> Result {
-        guard let ticket = pool.admit() else {
+        let saturated = configuration.load.outstanding > pool.workers + pool.queueLength
+            && HangUpHandler.waited(context.channel) > .milliseconds(configuration.admissionDelay)
+        guard !saturated, let ticket = pool.admit() else {
             throw APIError(.serviceUnavailable, "the server is busy; try again in \(retryAfter) s",
                            fields: [.retryAfter: String(retryAfter)])
         }
@@ -140,6 +151,7 @@ public enum SignatureInkServer {
         defer { withExtendedLifetime(ticket) {} }
         let body = try await readBody(request)
         do {
+            if let inline, let result = try inline(body, stop) { return result }
             return try await HangUpHandler.watch(context.channel, stop: stop) {
                 try await pool.run(stop: stop) { try handle(body, stop) }
             }
@@ -159,7 +171,7 @@ public enum SignatureInkServer {
         return Application(
             router: router,
             server: .conformingHTTP1(configuration: .init(
-                additionalChannelHandlers: [RequestDeadlineHandler(seconds: configuration.requestTimeout), HangUpHandler()],
+                additionalChannelHandlers: [RequestDeadlineHandler(seconds: configuration.requestTimeout), HangUpHandler(load: configuration.load)],
                 idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "signature-ink-server"),
             logger: logger)

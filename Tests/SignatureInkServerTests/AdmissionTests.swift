@@ -70,6 +70,33 @@ import Testing
         _ = try? channel.finish()
     }
 
+    /// The server's count of requests read and not yet answered, which admission control weighs with how long a
+    /// request waited: up at each request's head, down at its answer's end, and down by what a closed connection
+    /// left unanswered.
+    @Test func theServersLoadCountsRequestsFromTheirHeadToTheirAnswer() async throws {
+        let load = ServerLoad()
+        let channels = [EmbeddedChannel(handlers: [HangUpHandler(load: load)]), EmbeddedChannel(handlers: [HangUpHandler(load: load)])]
+        for channel in channels {
+            try await channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 1)).get()
+            try channel.writeInbound(Self.head)
+            try channel.writeInbound(HTTPRequestPart.end(nil))
+        }
+        try channels[0].writeInbound(Self.head)
+        #expect(load.outstanding == 3)
+        #expect(HangUpHandler.waited(channels[0]) >= .zero && HangUpHandler.waited(channels[0]) < .seconds(5))
+        try channels[0].writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+        try channels[0].writeOutbound(HTTPResponsePart.end(nil))
+        #expect(load.outstanding == 2)
+        // An answer written for a request this handler never read (one refused before it) counts nothing.
+        try channels[1].writeOutbound(HTTPResponsePart.end(nil))
+        try channels[1].writeOutbound(HTTPResponsePart.end(nil))
+        #expect(load.outstanding == 1)
+        _ = try? channels[0].finish()
+        #expect(load.outstanding == 0)
+        #expect(HangUpHandler.waited(channels[0]) == .zero)
+        _ = try? channels[1].finish()
+    }
+
     @Test func aBusyServerRefusesAtOnceAndARenderPastItsTimeIsStopped() async throws {
         // One worker, no queue, one second of work at most, and a budget that admits a render of many seconds.
         var limits = ServerConfiguration.defaultRenderLimits
