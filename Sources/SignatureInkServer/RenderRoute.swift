@@ -46,9 +46,9 @@ enum RenderRoute {
         return contentType?.hasPrefix("application/inkml+xml") == true ? .inkml : nil
     }
 
-    /// Largest body rendered where it arrives: 64 KiB, a signature of a few thousand samples, which decodes and is
-    /// laid out in well under a millisecond.
-    static let inlineBodyLimit = 64 << 10
+    /// Largest body rendered where it arrives: 32 KiB, twice a full name as signature_pad posts it (15 KB for 171
+    /// samples), which decodes and is laid out in well under a millisecond whatever its options ask.
+    static let inlineBodyLimit = 32 << 10
     /// Most work units of a render where it arrives (``inline(_:query:contentType:configuration:stop:)``): 2^20,
     /// about 3 ms of one core; a signature of a few hundred samples on a 600 x 300 image costs about 0.4 M.
     static let inlineWork = 1 << 20
