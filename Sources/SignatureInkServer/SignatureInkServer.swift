@@ -126,12 +126,13 @@ public enum SignatureInkServer {
     /// Seconds a refused request is asked to wait before it tries again.
     static let retryAfter = 1
 
-    /// Answers a request whose work runs on `pool`: admitted first (refused at once with 503 and `Retry-After`
-    /// when every worker is busy and the queue is full, or when more requests are outstanding than that and this one
-    /// waited longer than the configuration's `admissionDelay` before the server could look at it, before its body
-    /// is read), then its body read by
-    /// `readBody` (which holds it to its limit and type), then `handle` run on a worker with a ``RenderStop`` that is
-    /// stopped when the client hangs up or the work timeout passes (answered 503).
+    /// Answers a request whose work runs on `pool`:
+    /// 1. admitted first, before its body is read: refused at once with 503 and `Retry-After` when every worker is
+    ///    busy and the queue is full, or when more requests are outstanding than that and this one waited longer than
+    ///    the configuration's `admissionDelay` before the server could look at it;
+    /// 2. its body read by `readBody`, which holds it to its limit and type;
+    /// 3. `handle` run on a worker with a ``RenderStop`` that is stopped when the client hangs up or the work timeout
+    ///    passes (answered 503).
     ///
     /// `inline`, when given, is tried first where the request arrives: work it knows to be small (a few
     /// milliseconds at most) is answered there; it returns `nil` for `handle` to do the work on a worker.

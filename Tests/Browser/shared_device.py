@@ -313,3 +313,10 @@ def run(t, driver, base, token):
     wait.until(lambda d: view() == "home" and PARTICIPANTS["refused"] in d.find_element(By.ID, "consent-list").text)
     t.check("Refused by the server" in driver.find_element(By.ID, "consent-list").text,
             "the refused consent stays on the device, marked, for the user to take up")
+    # With its version retired, the walk-through says why in place of a document.
+    click("collect")
+    driver.switch_to.frame(driver.find_element(By.ID, "walk"))
+    wait.until(lambda d: d.find_element(By.ID, "flow").get_attribute("data-step") == "error")
+    t.check("retired by Mary Jackson" in driver.find_element(By.ID, "body").text,
+            "the walk-through of a retired version shows the server's reason")
+    driver.switch_to.default_content()

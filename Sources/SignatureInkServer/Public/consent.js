@@ -320,6 +320,13 @@ $("dialog").addEventListener("keydown", (event) => window.consentWalkThrough?.di
 fetch("/consent/document").then(async (r) => {
   const digest = (r.headers.get("ETag") || "").replaceAll('"', "") || null;
   const loaded = await r.json();
+  if (!r.ok) {
+    // No document to sign (a retired version): the server's reason, in place of the walk-through.
+    $("flow").dataset.step = "error";
+    $("title").textContent = document.title;
+    $("body").replaceChildren(el("p", loaded.error));
+    return;
+  }
   window.consentWalkThrough = new ConsentWalkThrough(loaded, digest);
   // A new walk-through of the same document, without loading it again (the shared device's next consent, offline too).
   window.restartConsent = () => { window.consentWalkThrough = new ConsentWalkThrough(loaded, digest); };
