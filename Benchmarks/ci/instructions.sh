@@ -14,6 +14,9 @@
 #   process's count divided by the number of files).
 # - cli-decorated-png: one file with a signature line and an "X" (`--signature-line --x-mark`), drawn by Cairo and
 #   written by libpng rather than as coverage.
+# - cli-signature-pad-batch: `signature-ink render FILES --out-dir OUT --jobs 1` over the signature_pad recordings of
+#   Tests/Fixtures/realink/signature-pad-chromium/dpr1 (toData() as web front ends post it, each group with its pen:
+#   opaque, translucent and eraser pens among them), per file: what users send, with the file's pen honoured.
 # - consent-pdf: `signature-ink consent` of the sample study consent with two signers, in a new process: the
 #   argument parser, loading Pango and the fonts, laying out and drawing the PDF, the record (every thread counted).
 #
@@ -28,7 +31,7 @@ trap 'echo "error: instructions.sh: line $LINENO failed (exit $?)" >&2' ERR
 cd "$(dirname "$0")/.."
 TOLERANCE_PERCENT=2
 probes=(png@1x svg)
-cli_probes=(cli-one-png cli-flags-png cli-batch-png cli-decorated-png consent-pdf)
+cli_probes=(cli-one-png cli-flags-png cli-batch-png cli-decorated-png cli-signature-pad-batch consent-pdf)
 file=Thresholds/instructions.json
 
 if ! command -v valgrind >/dev/null; then
@@ -64,6 +67,8 @@ fixtures=Fixtures/signatures
 listing=("$fixtures"/*)
 one="${listing[0]}"
 files=${#listing[@]}
+# The signature_pad recordings: their toData() files, not the options and canvas images beside them.
+pad_listing=(../Tests/Fixtures/realink/signature-pad-chromium/dpr1/*[0-9].json)
 
 # Two probes at a time (CI has 2 cores); Swift's per-process hash seed is fixed so counts repeat.
 count() {
@@ -83,6 +88,7 @@ for p in load "${probes[@]}" "${cli_probes[@]}"; do
             --pen-color '#1f3a93' --quiet & ;;
         cli-batch-png) count_cli "$p" render "$fixtures" --out-dir "$work/out-batch" --jobs 1 --quiet & ;;
         cli-decorated-png) count_cli "$p" render "$one" -o "$work/out-decorated.png" --signature-line --x-mark & ;;
+        cli-signature-pad-batch) count_cli "$p" render "${pad_listing[@]}" --out-dir "$work/out-pad" --jobs 1 --quiet & ;;
         consent-pdf) count_cli "$p" consent ../SampleStrokes/consent/study-consent.json \
             --sign participant=../SampleStrokes/long-name.json --name participant="Ada Lovelace" \
             --sign investigator=../SampleStrokes/short-name.json --name investigator="Charles Babbage" \
@@ -93,6 +99,7 @@ for p in load "${probes[@]}" "${cli_probes[@]}"; do
 done
 wait
 echo "$files" > "$work/files"
+echo "${#pad_listing[@]}" > "$work/pad-files"
 
 python3 - "$work" "$file" "${1:-}" "$TOLERANCE_PERCENT" "${probes[@]}" "${cli_probes[@]}" <<'EOF'
 import json, os, sys
@@ -109,6 +116,8 @@ for p in probes:
         now[p] = read(p)
     elif p == "cli-batch-png":
         now[p] = read(p) // files
+    elif p == "cli-signature-pad-batch":
+        now[p] = read(p) // read("pad-files")
     else:
         now[p] = read(p) - base
 if mode == "--update":
