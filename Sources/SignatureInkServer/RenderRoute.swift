@@ -65,11 +65,13 @@ enum RenderRoute {
     /// - Throws: as ``render(_:query:contentType:configuration:stop:)``.
     static func inline(_ body: [UInt8], query: Parameters, contentType: String?,
                        configuration: ServerConfiguration, stop: RenderStop) throws -> Response? {
-        guard body.count <= inlineBodyLimit, query.get(RenderRequest.Option.format.name).map({ $0 == "png" }) ?? true else { return nil }
+        guard body.count <= inlineBodyLimit else { return nil }
         var limits = configuration.renderLimits
         limits.maxWork = Swift.min(limits.maxWork, inlineWork)
+        let request = try request(query: query, limits: limits)
+        guard request.outputFormat == .png else { return nil }
         do {
-            return try render(body, query: query, contentType: contentType, configuration: configuration, limits: limits, stop: stop)
+            return try render(body, request: request, query: query, contentType: contentType, configuration: configuration, stop: stop)
         } catch RenderError.overBudget(let work, _, let pixels, let pixelWork, let edges, let edgeRows) {
             let budget = configuration.renderLimits.maxWork
             guard work > budget else { return nil }
@@ -85,8 +87,8 @@ enum RenderRoute {
     static func render(_ body: [UInt8], query: Parameters, contentType: String?,
                        configuration: ServerConfiguration, stop: RenderStop) throws -> Response {
         do {
-            return try render(body, query: query, contentType: contentType, configuration: configuration,
-                              limits: configuration.renderLimits, stop: stop)
+            return try render(body, request: request(query: query, limits: configuration.renderLimits), query: query,
+                              contentType: contentType, configuration: configuration, stop: stop)
         } catch let error as RenderError {
             throw unprocessable(error)
         }
@@ -98,11 +100,10 @@ enum RenderRoute {
         return APIError(.unprocessableContent, "\(error)")
     }
 
-    /// Renders `body` within `limits`.
-    /// - Throws: `APIError` 400 for the query, 422 for the body; `RenderError` for the render itself.
-    private static func render(_ body: [UInt8], query: Parameters, contentType: String?, configuration: ServerConfiguration,
-                               limits: RenderLimits, stop: RenderStop) throws -> Response {
-        let request = try request(query: query, limits: limits)
+    /// Renders `body` as `request`, the query read.
+    /// - Throws: `APIError` 400 for the input format, 422 for the body; `RenderError` for the render itself.
+    private static func render(_ body: [UInt8], request: RenderRequest, query: Parameters, contentType: String?,
+                               configuration: ServerConfiguration, stop: RenderStop) throws -> Response {
         let input = try inputFormat(query: query, contentType: contentType)
         let signature: Signature
         do {
