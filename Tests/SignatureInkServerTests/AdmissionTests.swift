@@ -114,15 +114,15 @@ import Testing
                     try await Task.sleep(for: .milliseconds(5))
                 }
             }
-            // While the heavy render holds the one worker, another request is refused at once. A probe that is
-            // admitted holds the one place while it renders, so the probes leave the heavy render long gaps to take
-            // it (on a machine busy with the other suites, a probe's render can take several milliseconds).
+            // While the heavy render holds the one worker, another request is refused at once. The probes ask for
+            // SVG, which always goes to a worker: a small PNG would be rendered where it arrives, on the threads the
+            // other suites share, and could hold the one place whenever the heavy render asked for it.
             var busy: (HTTPResponse.Status, String?)?
-            for _ in 0..<100 where busy == nil {
-                try await client.execute(uri: "/render", method: .post, body: Self.zigzag(samples: 10)) { response in
+            for _ in 0..<200 where busy == nil {
+                try await client.execute(uri: "/render?format=svg", method: .post, body: Self.zigzag(samples: 10)) { response in
                     if response.status == .serviceUnavailable { busy = (response.status, response.headers[.retryAfter]) }
                 }
-                if busy == nil { try await Task.sleep(for: .milliseconds(50)) }
+                if busy == nil { try await Task.sleep(for: .milliseconds(10)) }
             }
             #expect(busy?.0 == .serviceUnavailable && busy?.1 == "1")
             let (status, text) = try await heavy.value
