@@ -139,6 +139,32 @@ import Testing
         #expect(flags.contains("--quiet") == !quick.stderr.contains("done: 2, failed: 1"), "\(quick.stderr)")
     }
 
+    /// Files named one by one, as a shell's pattern lists them, a broken one and a missing one among them.
+    @Test(arguments: [[], ["--jobs", "2", "--quiet"], ["--scale", "2", "--pen-color", "navy", "--jobs", "1"]])
+    func namedFilesWriteWhatTheParsedOnesWrite(flags: [String]) throws {
+        let dir = try TemporaryDirectory()
+        let folder = try Self.inputs(in: dir)
+        let files = ["a.json", "c.json", "b.json", "missing.json"].map { folder + "/" + $0 }
+        let quick = try CLIRunner.run(["render"] + files + ["--out-dir", dir.path("quick")] + flags)
+        let parsed = try CLIRunner.run(["render"] + files + ["--out-dir", dir.path("parsed")] + QuickRenderTests.parsed + flags)
+        #expect(quick.status == 1 && parsed.status == 1, "\(quick.stderr)")
+        let a = try Self.files(in: dir.path("quick")), b = try Self.files(in: dir.path("parsed"))
+        #expect(a.keys.sorted() == ["a.png", "b.png"])
+        #expect(a == b)
+        let failures = { (r: CLIRunner.Result) in r.stderr.split(separator: "\n").filter { $0.hasPrefix(folder) }.sorted() }
+        #expect(failures(quick).count == 2 && failures(quick) == failures(parsed), "\(quick.stderr)")
+    }
+
+    /// Several inputs with `-o` are the parser's to refuse, as before.
+    @Test func severalInputsWithOneOutputAreRefusedAsBefore() throws {
+        let dir = try TemporaryDirectory()
+        let folder = try Self.inputs(in: dir)
+        let r = try CLIRunner.run(["render", folder + "/a.json", folder + "/b.json", "-o", dir.path("out.png")])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("Several inputs need --out-dir"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("out.png")))
+    }
+
     @Test(arguments: ["0", "2000", "x", "-1"])
     func aJobCountOutsideItsRangeIsRefusedAsBefore(jobs: String) throws {
         let dir = try TemporaryDirectory()

@@ -117,7 +117,10 @@ struct InkGeometry {
             if let pen, parts.contains(.widths) {
                 if case .signaturePad = pen.widthModel {
                     signaturePadInk = true
-                    let curves = SignaturePadCurves(pen: pen, style: options.penStyle)
+                    var curves = SignaturePadCurves(pen: pen, style: options.penStyle)
+                    // Drawn in canvas units, held in device pixels: a HiDPI image gets the finer curve it shows.
+                    let pixels = k * Swift.max(1, options.scale)
+                    if pixels > 0 && pixels.isFinite { curves.tolerance /= pixels }
                     if let dot = curves.inkPoints(of: stroke, into: &curvePoints, curveEnds: &curveEnds) {
                         // Translucent ink builds up where signature_pad's curves overlap: each curve is its own
                         // fill. Opaque ink looks the same filled at once, which is much cheaper.
