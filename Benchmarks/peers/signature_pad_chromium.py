@@ -5,8 +5,9 @@ signature_pad `toData()` files (what web front ends post). Prints the medians an
 
 Usage (from the repository root; system python3 with selenium, /usr/bin/chromium and /usr/bin/chromedriver):
     python3 Benchmarks/peers/signature_pad_chromium.py [--rounds 15] [--corpus recordings|converted|both]
-                                                       [--json out.json]
-The binary is $SIGNATURE_INK, else /tmp/si-base (a release build). It is run by hand; it takes a minute or two.
+                                                       [--baseline OTHER_BINARY] [--json out.json]
+The binary is $SIGNATURE_INK, else the one `make release` builds. `--baseline` adds another build of ours (an older
+commit's, say) as one more row, timed in the same rounds. It is run by hand; it takes a minute or two.
 
 Corpora, reported apart:
 - recordings: the nine real `toData()` recordings of Tests/Fixtures/realink/signature-pad-chromium/dpr1, each
@@ -25,8 +26,8 @@ Both sides draw a 600 x 300 PNG at device pixel ratio 1 with a transparent backg
 - signature_pad, fromData only: the same without the PNG;
 - /bin/true: one process spawned and waited for, per spawn: the floor under any row that starts a process.
 Each figure is the median of the rounds; rounds alternate the sides (ours, Chromium, ours, Chromium, /bin/true),
-so that a change in machine load shows in both. The ratio is a signature_pad row's time over ours with `--jobs 1`
-(both on one core).
+so that a change in machine load shows in both. The ratio is a row's time (signature_pad's, or the baseline's)
+over ours with `--jobs 1` (both on one core).
 
 Then, for the recordings: the size of signature_pad's `pad.toSVG()` (UTF-8 bytes) against ours, `signature-ink
 render FILE -o X.svg --width 600 --height 300`, for the files whose pens are all opaque and for those with a
@@ -39,6 +40,9 @@ import argparse, base64, glob, json, os, shutil, statistics, subprocess, sys, te
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from wholeruns import bin_path  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -139,9 +143,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--corpus", choices=["recordings", "converted", "both"], default="both")
+    parser.add_argument("--baseline", metavar="BINARY", help="another build of signature-ink, timed beside this one")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
-    tool = os.environ.get("SIGNATURE_INK", "/tmp/si-base")
+    tool = os.environ.get("SIGNATURE_INK") or os.path.join(
+        bin_path(ROOT, ["-c", "release", "--static-swift-stdlib", "-Xswiftc", "-Xclang-linker", "-Xswiftc", "-no-pie"]),
+        "signature-ink")
     scratch = tempfile.mkdtemp(prefix="padbench-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     driver = None
     try:
@@ -168,25 +175,30 @@ def main():
             driver.execute_script("return round(false)")
             if pad_png[1] == 0:
                 raise SystemExit("the page made no PNG")
-            times = {"ours1": [], "png": [], "ours2": [], "plain": []}
+            times = {"ours1": [], "png": [], "ours2": [], "plain": [], "baseline": []}
             for _ in range(args.rounds):
                 times["ours1"].append(ours_ms(tool, files, 1, scratch))
+                if args.baseline:
+                    times["baseline"].append(ours_ms(args.baseline, files, 1, scratch))
                 times["png"].append(driver.execute_script("return round(true)")[0] / n)
                 times["ours2"].append(ours_ms(tool, files, 2, scratch))
                 times["plain"].append(driver.execute_script("return round(false)")[0] / n)
                 floor.append(spawn_ms(["/bin/true"]))
-            med = {k: statistics.median(v) for k, v in times.items()}
+            med = {k: statistics.median(v) for k, v in times.items() if v}
             label = f"{name} ({n})"
             rows += [(label, "ours: `render --jobs 1`, whole process", med["ours1"], None),
                      (label, "ours: `render --jobs 2`, whole process", med["ours2"], None),
                      (label, "signature_pad: fromData + toDataURL PNG", med["png"], med["png"] / med["ours1"]),
                      (label, "signature_pad: fromData only", med["plain"], med["plain"] / med["ours1"])]
+            if args.baseline:
+                rows.append((label, "baseline: `render --jobs 1`, whole process", med["baseline"],
+                             med["baseline"] / med["ours1"]))
         true_ms = statistics.median(floor)
         rows.append(("-", "/bin/true spawn (ms per spawn)", true_ms, None))
 
         print(f"signature_pad 5.1.3 in Chromium {version} (headless, --disable-gpu); ours: {tool}; "
               f"{args.rounds} rounds\n")
-        print("| corpus | pipeline | ms per file (median) | signature_pad / ours `--jobs 1` |\n|---|---|---|---|")
+        print("| corpus | pipeline | ms per file (median) | that / ours `--jobs 1` |\n|---|---|---|---|")
         for corpus, pipeline, ms, ratio in rows:
             print(f"| {corpus} | {pipeline} | {ms:.3f} | {'' if ratio is None else f'{ratio:.2f}x'} |")
 
