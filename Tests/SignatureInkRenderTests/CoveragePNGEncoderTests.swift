@@ -310,8 +310,9 @@ extension CoveragePNGEncoder {
         #expect(try DecodedPNG(encode(image)).pixelsPerInch == nil)
     }
 
-    /// RGBA images (a decorated signature's pixels) through the same deflate, every row Sub-filtered: libpng reads
-    /// back every byte, with the resolution and text, whichever block the encoder chooses (noise is stored).
+    /// RGBA images (a decorated signature's pixels) through the same deflate, every row Sub-filtered but the
+    /// transparent ones, which are written unfiltered: libpng reads back every byte, with the resolution and text,
+    /// whichever block the encoder chooses (noise is stored), and whatever row a match reaches back to.
     @Test func rgbaImagesRoundTripThroughLibpng() throws {
         var random = SeededRandom(seed: 31)
         var images: [(name: String, width: Int, height: Int, rgba: [UInt8])] = []
@@ -325,6 +326,15 @@ extension CoveragePNGEncoder {
         add("noise", 97, 41) { _, _ in (0..<4).map { _ in UInt8.random(in: 0...255, using: &random) } }
         add("one column", 1, 500) { _, y in [UInt8(y & 255), 0, UInt8((255 - y) & 255), 128] }
         add("runs across rows", 70, 9) { x, y in x + y * 70 < 300 ? [9, 9, 9, 9] : [9, 9, 9, 10] }
+        // Transparent rows between rows that repeat the row above, the row above that, or nothing.
+        add("rows between transparent ones", 64, 40) { x, y in
+            switch y % 5 {
+            case 0, 3: return [0, 0, 0, 0]
+            case 1, 2: return x > 10 && x < 50 ? [0x1f, 0x3a, 0x93, UInt8(x * 5)] : [0, 0, 0, 0]
+            default: return (x + y) % 7 == 0 ? [0x75, 0x75, 0x75, 255] : [0, 0, 0, 0]
+            }
+        }
+        add("one pixel a row, the last byte", 33, 12) { x, y in y % 2 == 1 && x == 32 ? [0, 0, 0, 1] : [0, 0, 0, 0] }
         let metadata = PNGMetadata(pixelsPerInch: 144, text: [("Software", "signature-ink")])
         for (name, width, height, rgba) in images {
             var encoder = CoveragePNGEncoder()
