@@ -17,6 +17,9 @@
 # - cli-signature-pad-batch: `signature-ink render FILES --out-dir OUT --jobs 1` over the signature_pad recordings of
 #   Tests/Fixtures/realink/signature-pad-chromium/dpr1 (toData() as web front ends post it, each group with its pen:
 #   opaque, translucent and eraser pens among them), per file: what users send, with the file's pen honoured.
+# - cli-inkml-brushes-batch: the same recordings written as InkML by `signature-ink convert --to inkml` (each pen a
+#   <brush> with its colour and width, and the signature_pad width model as the engine's own brush property), then
+#   rendered as one batch the same way, per file: InkML's XML and brushes instead of signature_pad's JSON.
 # - consent-pdf: `signature-ink consent` of the sample study consent with two signers, in a new process: the
 #   argument parser, loading Pango and the fonts, laying out and drawing the PDF, the record (every thread counted).
 #
@@ -31,7 +34,8 @@ trap 'echo "error: instructions.sh: line $LINENO failed (exit $?)" >&2' ERR
 cd "$(dirname "$0")/.."
 TOLERANCE_PERCENT=2
 probes=(png@1x svg)
-cli_probes=(cli-one-png cli-flags-png cli-batch-png cli-decorated-png cli-signature-pad-batch consent-pdf)
+cli_probes=(cli-one-png cli-flags-png cli-batch-png cli-decorated-png cli-signature-pad-batch cli-inkml-brushes-batch
+    consent-pdf)
 file=Thresholds/instructions.json
 
 if ! command -v valgrind >/dev/null; then
@@ -69,6 +73,9 @@ one="${listing[0]}"
 files=${#listing[@]}
 # The signature_pad recordings: their toData() files, not the options and canvas images beside them.
 pad_listing=(../Tests/Fixtures/realink/signature-pad-chromium/dpr1/*[0-9].json)
+# The same recordings as InkML with brushes, written by the tool itself (not counted).
+quiet "$cli" convert "${pad_listing[@]}" --to inkml --out-dir "$work/inkml" --quiet
+inkml_listing=("$work"/inkml/*.inkml)
 
 # Two probes at a time (CI has 2 cores); Swift's per-process hash seed is fixed so counts repeat.
 count() {
@@ -89,6 +96,7 @@ for p in load "${probes[@]}" "${cli_probes[@]}"; do
         cli-batch-png) count_cli "$p" render "$fixtures" --out-dir "$work/out-batch" --jobs 1 --quiet & ;;
         cli-decorated-png) count_cli "$p" render "$one" -o "$work/out-decorated.png" --signature-line --x-mark & ;;
         cli-signature-pad-batch) count_cli "$p" render "${pad_listing[@]}" --out-dir "$work/out-pad" --jobs 1 --quiet & ;;
+        cli-inkml-brushes-batch) count_cli "$p" render "${inkml_listing[@]}" --out-dir "$work/out-inkml" --jobs 1 --quiet & ;;
         consent-pdf) count_cli "$p" consent ../SampleStrokes/consent/study-consent.json \
             --sign participant=../SampleStrokes/long-name.json --name participant="Ada Lovelace" \
             --sign investigator=../SampleStrokes/short-name.json --name investigator="Charles Babbage" \
@@ -100,6 +108,7 @@ done
 wait
 echo "$files" > "$work/files"
 echo "${#pad_listing[@]}" > "$work/pad-files"
+echo "${#inkml_listing[@]}" > "$work/inkml-files"
 
 python3 - "$work" "$file" "${1:-}" "$TOLERANCE_PERCENT" "${probes[@]}" "${cli_probes[@]}" <<'EOF'
 import json, os, sys
@@ -118,6 +127,8 @@ for p in probes:
         now[p] = read(p) // files
     elif p == "cli-signature-pad-batch":
         now[p] = read(p) // read("pad-files")
+    elif p == "cli-inkml-brushes-batch":
+        now[p] = read(p) // read("inkml-files")
     else:
         now[p] = read(p) - base
 if mode == "--update":

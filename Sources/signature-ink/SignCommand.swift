@@ -10,6 +10,8 @@ import SignatureInkForms
 import SignatureInkRender
 
 struct SignCommand: ParsableCommand {
+    typealias Name = SignRequest.Option
+
     static let configuration = CommandConfiguration(
         commandName: "sign",
         abstract: "Sign an existing PDF form: draw the ink as vector paths into a signature field or a rectangle.",
@@ -26,54 +28,126 @@ struct SignCommand: ParsableCommand {
     @Argument(help: "The PDF form.")
     var form: String
 
-    @Flag(name: .customLong("list-fields"), help: "Print the form's signature fields (name, page, rectangle, empty or signed) and stop.")
+    @Flag(name: .customLong(Name.listFields.rawValue),
+          help: "Print the form's signature fields (name, page, rectangle, empty or signed) and stop.")
     var listFields = false
 
-    @Option(help: ArgumentHelp("The signature, in any stroke format the engine reads.", valueName: "ink-file"))
+    @Option(name: .customLong(Name.ink.rawValue),
+            help: ArgumentHelp("The signature, in any stroke format the engine reads.", valueName: "ink-file"))
     var ink: String?
 
-    @Option(help: ArgumentHelp("The empty signature field to sign, by its full name.", valueName: "name"))
+    @Option(name: .customLong(Name.field.rawValue),
+            help: ArgumentHelp("The empty signature field to sign, by its full name.", valueName: "name"))
     var field: String?
 
-    @Option(help: ArgumentHelp("The page of --rect, from 1.", valueName: "n"))
+    @Option(name: .customLong(Name.page.rawValue), help: ArgumentHelp("The page of --rect, from 1.", valueName: "n"))
     var page: Int?
 
-    @Option(help: ArgumentHelp("A rectangle in PDF points on --page: left, bottom, width, height.", valueName: "x,y,w,h"))
+    @Option(name: .customLong(Name.rect.rawValue),
+            help: ArgumentHelp("A rectangle in PDF points on --page: left, bottom, width, height.", valueName: "x,y,w,h"))
     var rect: String?
 
-    @Option(help: ArgumentHelp("The printed name under the ink.", valueName: "Given Family"))
+    @Option(name: .customLong(Name.name.rawValue), help: ArgumentHelp("The printed name under the ink.", valueName: "Given Family"))
     var name: String?
 
-    @Option(help: ArgumentHelp("The date under the ink, ISO 8601 (2026-11-25 or 2026-11-25T14:30:00+01:00), printed as yyyy-MM-dd in its own offset.", valueName: "date"))
+    @Option(name: .customLong(Name.date.rawValue), help: ArgumentHelp("The date under the ink, ISO 8601 (2026-11-25 or 2026-11-25T14:30:00+01:00), printed as yyyy-MM-dd in its own offset.", valueName: "date"))
     var date: String?
 
-    @Flag(name: .customLong("view-mode"), help: "Draw the ink semi-transparent, as a saved signature is shown.")
+    @Flag(name: .customLong(Name.viewMode.rawValue), help: "Draw the ink semi-transparent, as a saved signature is shown.")
     var viewMode = false
 
-    @Flag(help: "Draw the ink into the page's content and remove the field.")
+    @Flag(name: .customLong(Name.flatten.rawValue), help: "Draw the ink into the page's content and remove the field.")
     var flatten = false
 
-    @Flag(help: "Append the signature as an incremental update, leaving the original bytes untouched.")
+    @Flag(name: .customLong(Name.incremental.rawValue),
+          help: "Append the signature as an incremental update, leaving the original bytes untouched.")
     var incremental = false
 
-    @Option(help: ArgumentHelp("A private key (PEM: P-256, P-384, P-521 or RSA) to sign the field digitally with, PAdES B-B; needs --field and --cert.", valueName: "key.pem"))
+    @Option(name: .customLong(Name.key.rawValue), help: ArgumentHelp("A private key (PEM: P-256, P-384, P-521 or RSA) to sign the field digitally with, PAdES B-B; needs --field and --cert.", valueName: "key.pem"))
     var key: String?
 
-    @Option(help: ArgumentHelp("The certificate of --key (PEM).", valueName: "cert.pem"))
+    @Option(name: .customLong(Name.cert.rawValue), help: ArgumentHelp("The certificate of --key (PEM).", valueName: "cert.pem"))
     var cert: String?
 
-    @Option(help: ArgumentHelp("The intermediate certificates between --cert and its root (PEM), put into the signature.", valueName: "chain.pem"))
+    @Option(name: .customLong(Name.chain.rawValue), help: ArgumentHelp("The intermediate certificates between --cert and its root (PEM), put into the signature.", valueName: "chain.pem"))
     var chain: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The signed PDF.", valueName: "file.pdf"))
+    @Option(name: [.customShort("o"), .customLong(Name.output.rawValue)], help: ArgumentHelp("The signed PDF.", valueName: "file.pdf"))
     var output: String?
 
     @OptionGroup var input: InputOptions
 
+    /// What the flags say, as a request.
+    var request: SignRequest {
+        SignRequest(form: form, listFields: listFields, ink: ink, field: field, page: page, rect: rect, name: name,
+                    date: date, viewMode: viewMode, flatten: flatten, incremental: incremental, key: key, cert: cert,
+                    chain: chain, output: output)
+    }
+
+    func validate() throws { try request.validate() }
+
+    func run() throws { try request.run(loader: input.loader) }
+}
+
+/// One `sign` run as plain values: what ``SignCommand`` parsed, or what ``QuickSign`` read from a command line
+/// without ArgumentParser. Every rule lives here, so both paths refuse and sign alike.
+struct SignRequest {
+    /// The options of `sign`, by their long names (`-o` is also `--output`): ``SignCommand`` declares each under this
+    /// name, and ``QuickSign`` reads it.
+    enum Option: String, CaseIterable {
+        case listFields = "list-fields", ink, field, page, rect, name, date, viewMode = "view-mode", flatten
+        case incremental, key, cert, chain, output
+
+        /// Whether the option takes no value.
+        var isSwitch: Bool { [.listFields, .viewMode, .flatten, .incremental].contains(self) }
+    }
+
+    var form: String
+    var listFields = false
+    var ink: String?
+    var field: String?
+    var page: Int?
+    var rect: String?
+    var name: String?
+    var date: String?
+    var viewMode = false
+    var flatten = false
+    var incremental = false
+    var key: String?
+    var cert: String?
+    var chain: String?
+    var output: String?
+
     /// Largest form read, in bytes.
     static let maxFormBytes = 256 << 20
 
-    func validate() throws {
+    /// Sets `option` from its text as the command line gives it (`true` for a switch).
+    /// - Returns: `false` when the text is not of the option's kind (a page that is not a whole number).
+    mutating func set(_ option: Option, to text: String) -> Bool {
+        switch option {
+        case .listFields: listFields = true
+        case .ink: ink = text
+        case .field: field = text
+        case .page:
+            guard let n = Int(text) else { return false }
+            page = n
+        case .rect: rect = text
+        case .name: name = text
+        case .date: date = text
+        case .viewMode: viewMode = true
+        case .flatten: flatten = true
+        case .incremental: incremental = true
+        case .key: key = text
+        case .cert: cert = text
+        case .chain: chain = text
+        case .output: output = text
+        }
+        return true
+    }
+
+    /// Checks the options together.
+    /// - Throws: `ValidationError` saying what is missing or in conflict.
+    func validate() throws(ValidationError) {
         if listFields { return }
         guard ink != nil else { throw ValidationError("--ink is required to sign (or give --list-fields)") }
         guard output != nil else { throw ValidationError("-o/--output is required to sign") }
@@ -100,16 +174,17 @@ struct SignCommand: ParsableCommand {
         return Rect(x: x, y: y, width: w, height: h)
     }
 
-    func run() throws {
+    /// Signs (or lists the fields), reading the ink with `loader`; a failure is said on standard error.
+    func run(loader: InputLoader) throws {
         do {
-            try work()
+            try work(loader: loader)
         } catch {
             Diagnostics.error(error.description)
             throw ExitCode.failure
         }
     }
 
-    private func work() throws(InputFailure) {
+    private func work(loader: InputLoader) throws(InputFailure) {
         var limits = DecodingLimits.default
         limits.maxBytes = Self.maxFormBytes
         let bytes = Array(try InputLoader(limits: limits).readBounded(form))
@@ -120,7 +195,7 @@ struct SignCommand: ParsableCommand {
             return
         }
         guard let ink, let output else { return }
-        let signature = try input.loader.load(ink)
+        let signature = try loader.load(ink)
         let placement: SignaturePlacement = field.map { .field($0) } ?? .rect(page: page ?? 1, parsedRect ?? Rect(x: 0, y: 0, width: 0, height: 0))
         var options = FormSigningOptions(flatten: flatten, incremental: incremental)
         options.digitalSignature = try digitalSignature()

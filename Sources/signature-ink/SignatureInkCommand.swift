@@ -22,8 +22,13 @@ struct SignatureInkCommand: ParsableCommand {
     static func main() {
         ProjectFonts.becomeProcessDefault()
         do {
-            if let job = QuickRender.job(for: Array(CommandLine.arguments.dropFirst())) {
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let job = QuickRender.job(for: arguments) {
                 try job.run()
+                return
+            }
+            if let request = QuickSign.request(for: arguments) {
+                try request.run(loader: InputLoader(limits: .default, format: nil))
                 return
             }
             var command = try parseAsRoot()

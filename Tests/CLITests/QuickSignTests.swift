@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import InkTestSupport
+import Testing
+
+/// `sign FORM ...` is read without ArgumentParser (for start-up time); the same command with a limit at its default
+/// value (``parsed``), which only ArgumentParser reads, goes through ArgumentParser. Both must write the same bytes
+/// and say the same.
+@Suite struct QuickSignTests {
+    /// A limit at its default: a command line with it takes the parsed path.
+    static let parsed = ["--max-input-bytes", "67108864"]
+
+    /// The same `sign` both ways, each into its own output: (quick, parsed, quick's bytes, parsed's bytes).
+    static func both(_ arguments: [String], in dir: TemporaryDirectory) throws
+        -> (CLIRunner.Result, CLIRunner.Result, Data?, Data?) {
+        let quickOut = dir.path("quick.pdf"), parsedOut = dir.path("parsed.pdf")
+        let quick = try CLIRunner.run(["sign"] + arguments + ["-o", quickOut])
+        let parsed = try CLIRunner.run(["sign"] + arguments + Self.parsed + ["--output", parsedOut])
+        return (quick, parsed, FileManager.default.contents(atPath: quickOut), FileManager.default.contents(atPath: parsedOut))
+    }
+
+    /// The option sets people give, every option among them, some with `=`.
+    static let optionSets: [[String]] = [
+        ["--field", "Signature1"],
+        ["--field=Signature1", "--name", "Ada Lovelace", "--date", "2026-11-25T00:30:00+01:00"],
+        ["--page", "1", "--rect", "72,100,216,72", "--view-mode", "--name=Ada Lovelace"],
+        ["--field", "Signature1", "--flatten", "--date=2026-11-25"],
+        ["--incremental", "--field", "Signature1"],
+    ]
+
+    @Test(arguments: optionSets)
+    func signingWritesWhatTheParsedCommandWrites(options: [String]) throws {
+        let dir = try TemporaryDirectory()
+        let (quick, parsed, a, b) = try Self.both([SignCommandTests.form("simple.pdf"), "--ink", SignCommandTests.ink] + options,
+                                                  in: dir)
+        #expect(quick.status == 0 && parsed.status == 0, "\(quick.stderr) | \(parsed.stderr)")
+        #expect(a != nil && a == b)
+        #expect(quick.stderr == parsed.stderr)
+    }
+
+    /// What the request refuses, and lines the quick path leaves to the parser: the same status and words both ways,
+    /// and no output.
+    static let refusals: [[String]] = [
+        ["--field", "Signature1", "--page", "1"], ["--page", "1", "--rect", "1,2,3"], ["--page", "x", "--rect", "1,2,3,4"],
+        ["--field", "Signature1", "--date", "tomorrow"], ["--field", "Signature1", "--field", "Other"], ["--bogus"],
+        ["--field", "Signature1", "--key", "k.pem"], ["--field", "Signature1", "--chain", "c.pem"],
+        ["--field", "Signature1", "--flatten=yes"], ["--field"], ["--field", "NoSuchField"],
+    ]
+
+    @Test(arguments: refusals)
+    func refusalsAreTheParsersOwn(options: [String]) throws {
+        let dir = try TemporaryDirectory()
+        let (quick, parsed, a, _) = try Self.both([SignCommandTests.form("simple.pdf"), "--ink", SignCommandTests.ink] + options,
+                                                  in: dir)
+        #expect(quick.status != 0 && quick.status == parsed.status, "\(quick.stderr)")
+        // The parsed path's output file name differs in a message that names it; nothing else may.
+        #expect(quick.stderr == parsed.stderr.replacingOccurrences(of: "parsed.pdf", with: "quick.pdf"),
+                "\(quick.stderr) | \(parsed.stderr)")
+        #expect(a == nil)
+    }
+
+    @Test func listingTheFieldsAndABrokenFormAreTheSameBothWays() throws {
+        for form in ["nested.pdf", "bad-xref.pdf", "encrypted.pdf", "missing.pdf"] {
+            let quick = try CLIRunner.run(["sign", SignCommandTests.form(form), "--list-fields"])
+            let parsed = try CLIRunner.run(["sign", SignCommandTests.form(form), "--list-fields"] + Self.parsed)
+            #expect(quick.status == parsed.status && quick.stdout == parsed.stdout && quick.stderr == parsed.stderr,
+                    "\(form): \(quick.stderr)")
+        }
+    }
+}
