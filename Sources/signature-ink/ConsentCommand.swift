@@ -46,58 +46,64 @@ struct ConsentSignCommand: ParsableCommand {
             the offset the date is given in.
             """)
 
+    typealias Name = ConsentSignRequest.Option
+
     @Argument(help: "The consent document (JSON; the schema is in the Consent documents article).")
     var document: String
 
-    @Option(name: .customLong("sign"), help: ArgumentHelp("A signer's ink, in any stroke format the engine reads.", valueName: "role=ink-file"))
+    @Option(name: .customLong(Name.sign.rawValue),
+            help: ArgumentHelp("A signer's ink, in any stroke format the engine reads.", valueName: "role=ink-file"))
     var signatures: [String] = []
 
-    @Option(name: .customLong("name"), help: ArgumentHelp("A signer's printed name.", valueName: "role=Given Family"))
+    @Option(name: .customLong(Name.name.rawValue), help: ArgumentHelp("A signer's printed name.", valueName: "role=Given Family"))
     var names: [String] = []
 
-    @Option(name: .customLong("type"), help: ArgumentHelp("""
+    @Option(name: .customLong(Name.type.rawValue), help: ArgumentHelp("""
         A signer's typed signature, in place of --sign: the name as the signer typed it, written in a handwriting \
         face; refused where the slot requires a drawn signature.
         """, valueName: "role=Given Family"))
     var typed: [String] = []
 
-    @Option(help: ArgumentHelp("""
+    @Option(name: .customLong(Name.date.rawValue), help: ArgumentHelp("""
         The signing date, ISO 8601: 2026-11-25, or 2026-11-25T14:30:00+01:00 (a time needs its offset). Default: \
         each ink's capture time when it has one, else now, in UTC.
         """, valueName: "date"))
     var date: String?
 
-    @Option(name: .customLong("deny"), help: ArgumentHelp("Record an optional form as denied.", valueName: "form"))
+    @Option(name: .customLong(Name.deny.rawValue), help: ArgumentHelp("Record an optional form as denied.", valueName: "form"))
     var denied: [String] = []
 
-    @Option(name: .customLong("not-now"), help: ArgumentHelp("Record an optional form as not now.", valueName: "form"))
+    @Option(name: .customLong(Name.notNow.rawValue), help: ArgumentHelp("Record an optional form as not now.", valueName: "form"))
     var notNow: [String] = []
 
-    @Option(help: ArgumentHelp("The answer to the sharing question, when the document asks one: broadly or investigatorOnly.",
+    @Option(name: .customLong(Name.sharing.rawValue),
+            help: ArgumentHelp("The answer to the sharing question, when the document asks one: broadly or investigatorOnly.",
                                valueName: "choice"))
     var sharing: SharingChoice?
 
-    @Option(name: .customLong("page-size"), help: "Paper: a4 or letter.")
+    @Option(name: .customLong(Name.pageSize.rawValue), help: "Paper: a4 or letter.")
     var pageSize: PageSize = .a4
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The signed PDF.", valueName: "file.pdf"))
+    @Option(name: [.customShort("o"), .customLong(Name.output.rawValue)], help: ArgumentHelp("The signed PDF.", valueName: "file.pdf"))
     var output: String
 
-    @Option(help: ArgumentHelp("The consent record (JSON).", valueName: "file.json"))
+    @Option(name: .customLong(Name.record.rawValue), help: ArgumentHelp("The consent record (JSON).", valueName: "file.json"))
     var record: String
 
-    @Option(name: .customLong("seal-key"), help: ArgumentHelp("""
-        Seal the PDF with this private key (PEM: P-256, P-384, P-521 or RSA): an Audit trail page, the record         inside the PDF, and a certification signature (PAdES B-B) over the whole file; needs --seal-cert.
+    @Option(name: .customLong(Name.sealKey.rawValue), help: ArgumentHelp("""
+        Seal the PDF with this private key (PEM: P-256, P-384, P-521 or RSA): an Audit trail page, the record \
+        inside the PDF, and a certification signature (PAdES B-B) over the whole file; needs --seal-cert.
         """, valueName: "key.pem"))
     var sealKey: String?
 
-    @Option(name: .customLong("seal-cert"), help: ArgumentHelp("The certificate of --seal-key (PEM).", valueName: "cert.pem"))
+    @Option(name: .customLong(Name.sealCert.rawValue), help: ArgumentHelp("The certificate of --seal-key (PEM).", valueName: "cert.pem"))
     var sealCert: String?
 
-    @Option(name: .customLong("seal-chain"), help: ArgumentHelp("The intermediate certificates between --seal-cert and its root (PEM).", valueName: "chain.pem"))
+    @Option(name: .customLong(Name.sealChain.rawValue),
+            help: ArgumentHelp("The intermediate certificates between --seal-cert and its root (PEM).", valueName: "chain.pem"))
     var sealChain: String?
 
-    @Option(help: ArgumentHelp("""
+    @Option(name: .customLong(Name.store.rawValue), help: ArgumentHelp("""
         Also keep the consent in this consent store, committed before the files are written: the folder \
         signature-ink-server --data uses, or the PostgreSQL database its --database names (a password given in the \
         environment's PGPASSWORD rather than in the URL stays out of the process list).
@@ -106,7 +112,76 @@ struct ConsentSignCommand: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
-    func validate() throws {
+    /// What the options say, as a request.
+    var request: ConsentSignRequest {
+        ConsentSignRequest(document: document, signatures: signatures, names: names, typed: typed, date: date,
+                           denied: denied, notNow: notNow, sharing: sharing, pageSize: pageSize, output: output,
+                           record: record, sealKey: sealKey, sealCert: sealCert, sealChain: sealChain, store: store)
+    }
+
+    func validate() throws { try request.validate() }
+
+    func run() throws { try request.run(loader: input.loader) }
+}
+
+/// One `consent sign` run as plain values: what ``ConsentSignCommand`` parsed, or what ``QuickOptions`` read from a
+/// command line without ArgumentParser. Every rule lives here, so both paths refuse and sign alike.
+struct ConsentSignRequest {
+    /// The options of `consent sign`, by their long names (`-o` is also `--output`): ``ConsentSignCommand`` declares
+    /// each under this name, and ``QuickOptions`` reads it.
+    enum Option: String, CaseIterable {
+        case sign, name, type, date, deny, notNow = "not-now", sharing, pageSize = "page-size", output, record
+        case sealKey = "seal-key", sealCert = "seal-cert", sealChain = "seal-chain", store
+
+        /// Whether the option may be given more than once (each a value of its own).
+        var repeats: Bool { [.sign, .name, .type, .deny, .notNow].contains(self) }
+    }
+
+    var document: String
+    var signatures: [String] = []
+    var names: [String] = []
+    var typed: [String] = []
+    var date: String?
+    var denied: [String] = []
+    var notNow: [String] = []
+    var sharing: SharingChoice?
+    var pageSize: PageSize = .a4
+    var output = ""
+    var record = ""
+    var sealKey: String?
+    var sealCert: String?
+    var sealChain: String?
+    var store: String?
+
+    /// Sets (or, for a repeated option, adds) `option` from its text as the command line gives it.
+    /// - Returns: `false` when the text is not one of the option's values (a sharing choice or page size).
+    mutating func set(_ option: Option, to text: String) -> Bool {
+        switch option {
+        case .sign: signatures.append(text)
+        case .name: names.append(text)
+        case .type: typed.append(text)
+        case .date: date = text
+        case .deny: denied.append(text)
+        case .notNow: notNow.append(text)
+        case .sharing:
+            guard let choice = SharingChoice(rawValue: text) else { return false }
+            sharing = choice
+        case .pageSize:
+            guard let size = PageSize(rawValue: text) else { return false }
+            pageSize = size
+        case .output: output = text
+        case .record: record = text
+        case .sealKey: sealKey = text
+        case .sealCert: sealCert = text
+        case .sealChain: sealChain = text
+        case .store: store = text
+        }
+        return true
+    }
+
+    /// Checks the options together.
+    /// - Throws: `ValidationError` saying what is wrong.
+    func validate() throws(ValidationError) {
         if let date, ConsentDate(iso8601: date) == nil {
             throw ValidationError("--date: '\(date)' is not an ISO 8601 date such as 2026-11-25 or 2026-11-25T14:30:00+01:00")
         }
@@ -118,9 +193,10 @@ struct ConsentSignCommand: ParsableCommand {
         if sealChain != nil && sealKey == nil { throw ValidationError("--seal-chain needs --seal-key and --seal-cert") }
     }
 
-    func run() throws {
+    /// Signs, reading the ink with `loader`; a failure is said on standard error.
+    func run(loader: InputLoader) throws {
         do {
-            try sign()
+            try sign(loader: loader)
         } catch {
             Diagnostics.error(error.description)
             throw ExitCode.failure
@@ -138,14 +214,14 @@ struct ConsentSignCommand: ParsableCommand {
     /// The value of a `role=value` pair.
     private func value(_ pair: String) -> String { String(pair.drop { $0 != "=" }.dropFirst()) }
 
-    private func sign() throws(InputFailure) {
+    private func sign(loader: InputLoader) throws(InputFailure) {
         let consent = try loadConsentDocument(document)
         let given = date.flatMap { ConsentDate(iso8601: $0) }
         // Each --sign is a signer, and each --type; each --name joins the first signer of its slot without a name, else
         // is one more.
         var signers: [ConsentSubmission.Signer] = []
         for pair in signatures {
-            signers.append(.init(slot: slot(pair, in: consent), ink: try input.loader.load(value(pair)), date: given))
+            signers.append(.init(slot: slot(pair, in: consent), ink: try loader.load(value(pair)), date: given))
         }
         for pair in typed {
             let role = slot(pair, in: consent)

@@ -89,11 +89,11 @@ struct SignCommand: ParsableCommand {
     func run() throws { try request.run(loader: input.loader) }
 }
 
-/// One `sign` run as plain values: what ``SignCommand`` parsed, or what ``QuickSign`` read from a command line
+/// One `sign` run as plain values: what ``SignCommand`` parsed, or what ``QuickOptions`` read from a command line
 /// without ArgumentParser. Every rule lives here, so both paths refuse and sign alike.
 struct SignRequest {
     /// The options of `sign`, by their long names (`-o` is also `--output`): ``SignCommand`` declares each under this
-    /// name, and ``QuickSign`` reads it.
+    /// name, and ``QuickOptions`` reads it.
     enum Option: String, CaseIterable {
         case listFields = "list-fields", ink, field, page, rect, name, date, viewMode = "view-mode", flatten
         case incremental, key, cert, chain, output

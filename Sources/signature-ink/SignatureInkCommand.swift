@@ -27,7 +27,11 @@ struct SignatureInkCommand: ParsableCommand {
                 try job.run()
                 return
             }
-            if let request = QuickSign.request(for: arguments) {
+            if let request = QuickOptions.sign(arguments) {
+                try request.run(loader: InputLoader(limits: .default, format: nil))
+                return
+            }
+            if let request = QuickOptions.consent(arguments) {
                 try request.run(loader: InputLoader(limits: .default, format: nil))
                 return
             }

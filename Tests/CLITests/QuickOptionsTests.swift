@@ -68,3 +68,60 @@ import Testing
         }
     }
 }
+
+/// `consent [sign] DOCUMENT ...` is read without ArgumentParser too; with a limit at its default it goes through
+/// ArgumentParser. Both must write the same PDF and say the same.
+@Suite struct QuickConsentTests {
+    /// The sample consent signed by both signers, into `name`.pdf and `name`.json in `dir`, with `extra` options.
+    static func signing(_ dir: TemporaryDirectory, _ name: String, sub: Bool = false, extra: [String] = []) -> [String] {
+        let short = TestData.sampleStrokes.appendingPathComponent("short-name.json").path
+        return ["consent"] + (sub ? ["sign"] : []) + [ConsentCommandTests.document,
+                "--sign", "participant=\(ConsentCommandTests.participantInk)", "--sign=Investigator=\(short)",
+                "--name", "participant=Ada Lovelace", "--name", "investigator=Charles Babbage",
+                "--date", "2026-11-25T14:30:00+01:00", "-o", dir.path(name + ".pdf"), "--record", dir.path(name + ".json")]
+            + extra
+    }
+
+    /// Option sets, the last one given twice (ArgumentParser keeps the last; the quick path leaves it to the parser).
+    static let optionSets: [[String]] = [
+        ["--sharing", "investigatorOnly"], ["--sharing=broadly", "--page-size", "letter", "--not-now", "newsletter"],
+        ["--sharing", "investigatorOnly", "--sharing", "broadly"],
+    ]
+
+    @Test(arguments: optionSets, [false, true])
+    func signingWritesWhatTheParsedCommandWrites(options: [String], sub: Bool) throws {
+        let dir = try TemporaryDirectory()
+        let quick = try CLIRunner.run(Self.signing(dir, "quick", sub: sub, extra: options))
+        let parsed = try CLIRunner.run(Self.signing(dir, "parsed", sub: sub, extra: options + QuickSignTests.parsed))
+        #expect(quick.status == 0 && parsed.status == 0, "\(quick.stderr) | \(parsed.stderr)")
+        let a = FileManager.default.contents(atPath: dir.path("quick.pdf"))
+        #expect(a != nil && a == FileManager.default.contents(atPath: dir.path("parsed.pdf")))
+        #expect(quick.stdout == parsed.stdout.replacingOccurrences(of: "parsed.", with: "quick."), "\(quick.stdout)")
+    }
+
+    /// What the request refuses, and lines left to the parser: the same status and words both ways, and no file.
+    static let refusals: [[String]] = [
+        ["--sharing", "nobody"], ["--page-size", "a3"], ["--date", "soon"], ["--name", "Ada"], ["--seal-key", "k.pem"],
+        ["--seal-chain", "c.pem"], ["--bogus"], ["--deny", "newsletter"],
+        ["--sharing"],
+    ]
+
+    @Test(arguments: refusals)
+    func refusalsAreTheParsersOwn(options: [String]) throws {
+        let dir = try TemporaryDirectory()
+        let quick = try CLIRunner.run(Self.signing(dir, "quick", extra: options))
+        let parsed = try CLIRunner.run(Self.signing(dir, "parsed", extra: options + QuickSignTests.parsed))
+        #expect(quick.status != 0 && quick.status == parsed.status, "\(quick.stderr)")
+        #expect(quick.stderr == parsed.stderr.replacingOccurrences(of: "parsed.", with: "quick."),
+                "\(quick.stderr) | \(parsed.stderr)")
+        #expect(try dir.files().isEmpty)
+    }
+
+    @Test func theOtherSubcommandsAndMissingFilesAreTheParsers() throws {
+        let dir = try TemporaryDirectory()
+        let withoutRecord = try CLIRunner.run(["consent", ConsentCommandTests.document, "-o", dir.path("x.pdf")])
+        #expect(withoutRecord.status == 2 && withoutRecord.stderr.contains("--record"), "\(withoutRecord.stderr)")
+        let help = try CLIRunner.run(["consent", "preview", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE"))
+    }
+}
