@@ -125,3 +125,32 @@ import Testing
         #expect(help.status == 0 && help.stdout.contains("USAGE"))
     }
 }
+
+/// The options the quick reader knows are exactly those ArgumentParser declares: `--help` lists each request option
+/// under its name, and every long option it lists is a request option or one of the input options the quick reader
+/// leaves to the parser.
+@Suite struct QuickOptionNamesTests {
+    /// The long options a help text declares: the first long name on each line that starts with an option.
+    static func longOptions(_ help: String) -> Set<String> {
+        var names = Set<String>()
+        for line in help.split(separator: "\n") where line.drop(while: { $0 == " " }).hasPrefix("-") {
+            let words = line.split(whereSeparator: { " ,<>".contains($0) })
+            if let long = words.first(where: { $0.hasPrefix("--") }) { names.insert(String(long.dropFirst(2))) }
+        }
+        return names
+    }
+
+    static let inputOptions: Set = ["input-format", "max-input-bytes", "max-strokes", "max-stroke-samples", "max-samples",
+                                    "max-coordinate", "help", "version"]
+
+    @Test(arguments: [(["sign", "--help"], ["list-fields", "ink", "field", "page", "rect", "name", "date", "view-mode",
+                                           "flatten", "incremental", "key", "cert", "chain", "output"]),
+                      (["consent", "sign", "--help"], ["sign", "name", "type", "date", "deny", "not-now", "sharing",
+                                                       "page-size", "output", "record", "seal-key", "seal-cert",
+                                                       "seal-chain", "store"])])
+    func helpListsTheRequestsOptionsAndNoOthers(command: [String], options: [String]) throws {
+        let help = try CLIRunner.run(command)
+        #expect(help.status == 0)
+        #expect(Self.longOptions(help.stdout).subtracting(Self.inputOptions) == Set(options), "\(help.stdout)")
+    }
+}
