@@ -1,6 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Whole-process timing shared by the comparison scripts (document/compare.py, forms/compare.py)."""
-import statistics, subprocess, time
+"""Whole-process timing shared by the comparison scripts (document/compare.py, forms/compare.py, peers/)."""
+import os, statistics, subprocess, time
+
+
+def spawn_ms(argv):
+    """Wall time of one process from spawn to exit, in ms; its output is thrown away. A failure stops the script."""
+    devnull = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
+    start = time.perf_counter()
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=devnull)
+    _, status = os.waitpid(pid, 0)
+    elapsed = (time.perf_counter() - start) * 1e3
+    if status != 0:
+        raise SystemExit(f"{' '.join(argv[:4])} ... failed with status {status}")
+    return elapsed
 
 
 def timed(command, rounds):

@@ -35,6 +35,9 @@ import skia
 from perfect_freehand import get_stroke
 from simplification.cutil import simplify_coords
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from wholeruns import spawn_ms  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
 WIDTH, HEIGHT = 600, 300
@@ -151,18 +154,6 @@ def rdp(sigs):
     for sig in sigs:
         for stroke in sig:
             simplify_coords([[x, y] for x, y, _ in stroke], 0.5)
-
-
-def spawn_ms(argv):
-    """Wall time of one process from spawn to exit, in ms; its output is thrown away."""
-    devnull = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
-    start = time.perf_counter()
-    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=devnull)
-    _, status = os.waitpid(pid, 0)
-    elapsed = (time.perf_counter() - start) * 1e3
-    if status != 0:
-        raise SystemExit(f"{' '.join(argv)} failed with status {status}")
-    return elapsed
 
 
 def command_line(cli, fixtures, rounds):

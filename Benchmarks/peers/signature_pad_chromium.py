@@ -42,7 +42,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from wholeruns import bin_path  # noqa: E402
+from wholeruns import bin_path, spawn_ms  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -91,18 +91,6 @@ async function compare(f, padUrl) {
   return {differing, most, pixels: w * h};
 }
 </script>"""
-
-
-def spawn_ms(argv):
-    """Wall time of one process from spawn to exit, in ms; its standard output is thrown away."""
-    actions = [(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)]
-    start = time.perf_counter()
-    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
-    _, status = os.waitpid(pid, 0)
-    elapsed = (time.perf_counter() - start) * 1e3
-    if status != 0:
-        raise SystemExit(f"{' '.join(argv[:3])} ... failed with status {status}")
-    return elapsed
 
 
 def ours_ms(tool, files, jobs, scratch):
