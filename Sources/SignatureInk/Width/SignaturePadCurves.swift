@@ -70,7 +70,8 @@ public struct SignaturePadCurves: Sendable {
     /// another module runs unspecialized, and its first iterator is then built from its mangled name by a scan of
     /// every protocol conformance in the binary (0.4 M of the 6.4 M instructions of rendering one signature_pad file
     /// in a new process).
-    public func inkPoints(of stroke: ArraySlice<InkSample>, into points: inout [InkPoint], curveEnds: inout [Int]) -> InkPoint? {
+    public func inkPoints(of stroke: ArraySlice<InkSample>, into points: inout [InkPoint],
+                          curveEnds: inout [Int]) -> InkPoint? {
         points.removeAll(keepingCapacity: true)
         curveEnds.removeAll(keepingCapacity: true)
         // The last four points, oldest first (the first point doubled once a third arrives): four variables, not
@@ -147,7 +148,9 @@ public struct SignaturePadCurves: Sendable {
         var x: Double, y: Double, r: Double
 
         func mid(_ o: Disc) -> Disc { Disc(x: (x + o.x) / 2, y: (y + o.y) / 2, r: (r + o.r) / 2) }
-        func lerp(_ o: Disc, _ t: Double) -> Disc { Disc(x: x + (o.x - x) * t, y: y + (o.y - y) * t, r: r + (o.r - r) * t) }
+        func lerp(_ o: Disc, _ t: Double) -> Disc {
+            Disc(x: x + (o.x - x) * t, y: y + (o.y - y) * t, r: r + (o.r - r) * t)
+        }
     }
 
     /// Appends the circles of one curve: the stretch of it that signature_pad covers with `2 * ceil(length)` circles
@@ -178,7 +181,8 @@ public struct SignaturePadCurves: Sendable {
             previous = p
         }
         guard length.isFinite else { return }
-        let steps = Int(Swift.min(length.rounded(.up), Double(Self.mostStepsPerCurve / Self.stepsPerPixel))) * Self.stepsPerPixel
+        let pixels = Swift.min(length.rounded(.up), Double(Self.mostStepsPerCurve / Self.stepsPerPixel))
+        let steps = Int(pixels) * Self.stepsPerPixel
         guard steps > 0 else { return }
         // signature_pad's last circle stands at (steps - 1) / steps: the piece of the curve up to it.
         let last = Double(steps - 1) / Double(steps)
@@ -192,7 +196,8 @@ public struct SignaturePadCurves: Sendable {
         let reach = tolerance / (0.75 * 2.0.squareRoot())
         let flatness = Swift.max(reach * reach, 1e-12)  // a tolerance of 0 or NaN still ends at the deepest split
         emit(p0, at: 0, span: span, into: &points, from: first)
-        split(p0, ab, abc, end, 0, 1, depth: Self.deepestSplit, flatness: flatness, span: span, into: &points, from: first)
+        split(p0, ab, abc, end, 0, 1, depth: Self.deepestSplit, flatness: flatness, span: span, into: &points,
+              from: first)
     }
 
     /// Appends the far end of each piece of the cubic `q0`...`q3` (parameters `t0`...`t1` of the drawn stretch) once
