@@ -39,6 +39,25 @@ import Testing
         #expect(Color(css: "purple") == Self.rgb(128, 0, 128))
     }
 
+    /// The names at both ends of the table, names that are prefixes of others, and their neighbours, read and named
+    /// back; a name one letter off is not a colour.
+    @Test func namesAtTheEndsAndPrefixesOfOthersAreFound() {
+        let named: [(String, UInt32)] = [
+            ("aliceblue", 0xF0F8FF), ("antiquewhite", 0xFAEBD7), ("aqua", 0x00FFFF), ("aquamarine", 0x7FFFD4),
+            ("black", 0x000000), ("blue", 0x0000FF), ("blueviolet", 0x8A2BE2), ("navy", 0x000080), ("red", 0xFF0000),
+            ("white", 0xFFFFFF), ("whitesmoke", 0xF5F5F5), ("yellow", 0xFFFF00), ("yellowgreen", 0x9ACD32),
+        ]
+        for (name, rgb) in named {
+            let colour = Self.rgb(UInt8(rgb >> 16), UInt8(rgb >> 8 & 0xff), UInt8(rgb & 0xff))
+            #expect(Color(css: name) == colour, "\(name)")
+            #expect(Color(css: name.uppercased()) == colour, "\(name)")
+            if name != "aqua" { #expect(colour.cssName == name, "\(name)") }
+        }
+        for text in ["aliceblu", "yellowgreenn", "a", "zzz", "blac", "blackk", "aquamarin"] {
+            #expect(Color(css: text) == nil, "\(text)")
+        }
+    }
+
     @Test func hexFormsAgreeWithTheHexInitialiser() {
         for text in ["#000000", "#1a237e", "#1a237e80", "#FFFFFF"] {
             #expect(Color(css: text) == Color(hex: text))

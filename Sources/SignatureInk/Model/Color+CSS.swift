@@ -28,7 +28,7 @@ extension Color {
             self = c
         } else if text == "transparent" {
             self = .clear
-        } else if let rgb = CSSNamedColors.table[String(text)] {
+        } else if let rgb = CSSNamedColors.value(named: String(text)) {
             self.init(red: UInt8(rgb >> 16), green: UInt8(rgb >> 8 & 0xff), blue: UInt8(rgb & 0xff))
         } else {
             return nil

@@ -12,7 +12,8 @@ extension Color {
     /// Each named colour's value to its alphabetically first name.
     private static let namesByValue: [UInt32: String] = {
         var names: [UInt32: String] = [:]
-        for (name, value) in CSSNamedColors.table where names[value].map({ name < $0 }) ?? true { names[value] = name }
+        // In byte order, so the first name a value gets is its alphabetically first.
+        for (name, value) in CSSNamedColors.entries where names[value] == nil { names[value] = name.description }
         return names
     }()
 }
