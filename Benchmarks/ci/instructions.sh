@@ -13,7 +13,9 @@
 # - cli-batch-png: `signature-ink render DIR --out-dir OUT --jobs 1` over the same fixtures, per file (the
 #   process's count divided by the number of files).
 # - cli-decorated-png: one file with a signature line and an "X" (`--signature-line --x-mark`), drawn by Cairo and
-#   written by libpng rather than as coverage.
+#   written as RGBA rather than as coverage.
+# - cli-decorated-background-png: the same file with a signature line on a white background
+#   (`--signature-line --background white`): every pixel opaque, where the transparent image above is mostly empty.
 # - cli-signature-pad-batch: `signature-ink render FILES --out-dir OUT --jobs 1` over the signature_pad recordings of
 #   Tests/Fixtures/realink/signature-pad-chromium/dpr1 (toData() as web front ends post it, each group with its pen:
 #   opaque, translucent and eraser pens among them), per file: what users send, with the file's pen honoured.
@@ -34,8 +36,8 @@ trap 'echo "error: instructions.sh: line $LINENO failed (exit $?)" >&2' ERR
 cd "$(dirname "$0")/.."
 TOLERANCE_PERCENT=2
 probes=(png@1x svg)
-cli_probes=(cli-one-png cli-flags-png cli-batch-png cli-decorated-png cli-signature-pad-batch cli-inkml-brushes-batch
-    consent-pdf)
+cli_probes=(cli-one-png cli-flags-png cli-batch-png cli-decorated-png cli-decorated-background-png
+    cli-signature-pad-batch cli-inkml-brushes-batch consent-pdf)
 file=Thresholds/instructions.json
 
 if ! command -v valgrind >/dev/null; then
@@ -95,6 +97,8 @@ for p in load "${probes[@]}" "${cli_probes[@]}"; do
             --pen-color '#1f3a93' --quiet & ;;
         cli-batch-png) count_cli "$p" render "$fixtures" --out-dir "$work/out-batch" --jobs 1 --quiet & ;;
         cli-decorated-png) count_cli "$p" render "$one" -o "$work/out-decorated.png" --signature-line --x-mark & ;;
+        cli-decorated-background-png) count_cli "$p" render "$one" -o "$work/out-decorated-background.png" \
+            --signature-line --background white & ;;
         cli-signature-pad-batch) count_cli "$p" render "${pad_listing[@]}" --out-dir "$work/out-pad" --jobs 1 --quiet & ;;
         cli-inkml-brushes-batch) count_cli "$p" render "${inkml_listing[@]}" --out-dir "$work/out-inkml" --jobs 1 --quiet & ;;
         consent-pdf) count_cli "$p" consent ../SampleStrokes/consent/study-consent.json \
@@ -121,7 +125,7 @@ def read(name):
 base, files = read("load"), read("files")
 now = {}
 for p in probes:
-    if p in ("cli-one-png", "cli-flags-png", "cli-decorated-png", "consent-pdf"):
+    if p in ("cli-one-png", "cli-flags-png", "cli-decorated-png", "cli-decorated-background-png", "consent-pdf"):
         now[p] = read(p)
     elif p == "cli-batch-png":
         now[p] = read(p) // files

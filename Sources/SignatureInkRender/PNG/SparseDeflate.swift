@@ -246,7 +246,7 @@ enum SparseDeflate {
                 let row = image.row(y, buffer: scratch.row(2 + (y & 1)))
                 // A transparent row of a Sub-filtered image (most rows of a decorated signature) is written
                 // unfiltered: zeros, as Sub would make them, found without subtracting or tokenising byte by byte.
-                if subtracts, Self.isZero(row, count: width) {
+                if subtracts, Tokenizer.endOfRun(row, from: 0, to: width, value: 0) == width {
                     filters[y] = 0
                     tokenizer.addZeroRow(count: width)
                     above = nil
@@ -254,7 +254,7 @@ enum SparseDeflate {
                     continue
                 }
                 var filter: UInt8 = 0
-                if case .sub = options.filter {
+                if subtracts {
                     filter = 1
                 } else if let up {
                     filter = options.filter == .up || prefersUp(row, above: up, count: width) ? 2 : 0
@@ -288,21 +288,6 @@ enum SparseDeflate {
         }
         price(&plan, scratch: scratch, rowDistance: rowDistance, rawBytes: total, allowDynamic: options.allowDynamic)
         return plan
-    }
-
-    /// Whether the `count` bytes at `row` are all zero, read eight at a time.
-    static func isZero(_ row: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let raw = UnsafeRawPointer(row)
-        var x = 0
-        while x + 8 <= count {
-            if raw.loadUnaligned(fromByteOffset: x, as: UInt64.self) != 0 { return false }
-            x += 8
-        }
-        while x < count {
-            if row[x] != 0 { return false }
-            x += 1
-        }
-        return true
     }
 
     /// The Sub filter of `row` into `target`: each byte less the byte `bytesPerPixel` before it (the first

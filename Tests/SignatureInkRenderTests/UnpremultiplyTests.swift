@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+import InkTestSupport
+@testable import SignatureInkRender
+import Testing
+
+/// Premultiplied ARGB32 to straight RGBA: every pixel as the formula gives it, whether it stands in a run of
+/// transparent pixels (cleared as a run), right after one (black, whose colour bytes are zero too), at a row's end,
+/// or beside the padding of a stride wider than the row.
+@Suite struct UnpremultiplyTests {
+    @Test(arguments: [1, 3, 4, 7, 61])
+    func everyPixelIsTheFormulasWhateverRunsItStandsIn(width: Int) {
+        var random = SeededRandom(seed: UInt64(width))
+        let height = 9, stride = (width + 3) * 4
+        var words = [UInt32](repeating: 0xDEAD_BEEF, count: stride / 4 * height)  // the padding is not zero
+        for y in 0..<height {
+            for x in 0..<width {
+                let kind = (x / 5 + y) % 4  // runs of transparent, opaque and partly covered pixels
+                let a = kind == 0 || y == 4 ? 0 : kind == 1 ? 255 : UInt32.random(in: 1...254, using: &random)
+                // Black among them: its colour bytes are zero, as a transparent pixel's are, and only its alpha is not.
+                let black = x % 2 == 0
+                let channel = { black ? 0 : UInt32.random(in: 0...a, using: &random) }
+                words[y * stride / 4 + x] = a << 24 | channel() << 16 | channel() << 8 | channel()
+            }
+        }
+        var rgba = [UInt8](repeating: 7, count: width * height * 4)
+        let bytes = words.withUnsafeBytes { Array($0) }
+        bytes.withUnsafeBufferPointer { Unpremultiply.argb32($0, stride: stride, width: width, height: height, into: &rgba) }
+        for y in 0..<height {
+            for x in 0..<width {
+                let px = words[y * stride / 4 + x], a = px >> 24
+                let expected: [UInt8] = a == 0 ? [0, 0, 0, 0] : [16, 8, 0].map { shift in
+                    UInt8(min(255, ((px >> shift & 0xff) * 255 + a / 2) / a))
+                } + [UInt8(a)]
+                let o = (y * width + x) * 4
+                #expect(Array(rgba[o..<o + 4]) == expected, "pixel \(x), \(y)")
+            }
+        }
+    }
+}
