@@ -2,6 +2,7 @@
 import Foundation
 import InkTestSupport
 import SignatureInk
+import SignatureInkFormats
 @testable import SignatureInkRender
 import Testing
 
@@ -180,5 +181,48 @@ import Testing
     @Test func theSameInputGivesTheSameText() throws {
         let s = try Fixtures.sample("long-name")
         #expect(try SignatureRenderer().svg(s) == SignatureRenderer().svg(s))
+    }
+
+    /// A signature_pad recording with an opaque pen: each stroke's dot lies under its first curve, so the SVG leaves
+    /// it out (the raster keeps it), and what the SVG draws still covers every dot.
+    @Test func signaturePadDotsUnderTheirCurvesAreLeftOut() throws {
+        let folder = TestData.realInk.appendingPathComponent("signature-pad-chromium/dpr1")
+        func recording(_ name: String) throws -> Signature {
+            let data = try Data(contentsOf: folder.appendingPathComponent("\(name).json"))
+            return try InkDecoder().decode(data, as: .signaturePad).signature
+        }
+        let options = RenderOptions(box: OutputSize(width: 600, height: 300))
+        let signature = try recording("Hello-World-1-00")
+        let ink = Scene(signature, options: options).ink
+        let curved = signature.strokes.filter { $0.count >= 3 }.count
+        #expect(curved > 0 && ink.coveredDots.count == curved)
+        let svg = SVGInspection(try SignatureRenderer(options: options).svg(signature))
+        let drawn = svg.pathData.flatMap { SVGInspection.polylines($0, segments: 12) }
+        let filled = ink.path.flattened(segments: 12)
+        #expect(drawn.count == filled.count - ink.coveredDots.count)
+        for dot in ink.coveredDots {
+            // The dot's outline pulled a quarter unit towards its centre lies inside what the SVG fills.
+            let ring = Path(Array(ink.path.elements[dot])).flattened(segments: 12).joined()
+            let centre = ring.reduce(Point(0, 0)) { $0 + $1 } * (1 / Double(ring.count))
+            for p in ring {
+                let inner = p + (centre - p) * (0.25 / max(0.25, p.distance(to: centre)))
+                #expect(Self.winding(of: inner, in: drawn) != 0, "\(inner) is outside the SVG's ink")
+            }
+        }
+        // Translucent ink builds up where the dot and the curve overlap: its dots stay.
+        #expect(Scene(try recording("Cell-Structure-1-19"), options: options).ink.coveredDots.isEmpty)
+    }
+
+    /// The winding number of closed polylines around `p`.
+    static func winding(of p: Point, in polylines: [[Point]]) -> Int {
+        var w = 0
+        for line in polylines {
+            for (a, b) in zip(line, line.dropFirst() + line.prefix(1)) {
+                let side = (b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y)
+                if a.y <= p.y && b.y > p.y && side > 0 { w += 1 }
+                if a.y > p.y && b.y <= p.y && side < 0 { w -= 1 }
+            }
+        }
+        return w
     }
 }

@@ -32,6 +32,26 @@ struct InkGeometry {
     /// Whether the ink holds strokes redrawn as signature_pad draws them, whose small round dots need Cairo's
     /// curves flattened finely (see ``Scene/signaturePadTolerance``).
     var hasSignaturePadInk = false
+    /// The element ranges of signature_pad's dots that their stroke's first curve covers, ascending: opaque ink whose
+    /// dot stands where the curve starts, no larger than the curve's first circle (by default they are the same
+    /// size). The union is the same without them, so the vector writers leave them out (``vectorPath(_:)``). The
+    /// raster fill keeps them: the pad's canvas paints the dot and the curve one after another, and their
+    /// anti-aliased edges build up where they overlap, which Cairo's coverage of the two sub-paths matches (without
+    /// them a stroke's start is up to half a pixel's coverage lighter than on the page).
+    var coveredDots: [Range<Int>] = []
+
+    /// The elements of ``path`` in `range` as a path, without the dots in ``coveredDots``: what a vector writer draws.
+    func vectorPath(_ range: Range<Int>) -> Path {
+        var kept: [Path.Element] = []
+        kept.reserveCapacity(range.count)
+        var from = range.lowerBound
+        for dot in coveredDots where dot.lowerBound < range.upperBound && dot.upperBound > from {
+            if dot.lowerBound > from { kept += path.elements[from..<dot.lowerBound] }
+            from = dot.upperBound
+        }
+        if from < range.upperBound { kept += path.elements[from..<range.upperBound] }
+        return Path(kept)
+    }
 
     /// The element ranges filled one after another to draw `run`: a translucent run split at ``fillBreaks``,
     /// where its curves build up; an opaque run in one fill.
@@ -110,6 +130,7 @@ struct InkGeometry {
         var curveEnds: [Int] = []
         var breaks: [Int] = []
         var signaturePadInk = false
+        var coveredDots: [Range<Int>] = []
         let parts = options.recordedPen
         for (index, stroke) in signature.strokes.enumerated() {
             let start = path.elements.count
@@ -126,7 +147,11 @@ struct InkGeometry {
                         // fill. Opaque ink looks the same filled at once, which is much cheaper.
                         let layered = pen.color.alpha < 255
                         if layered && start > 0 { breaks.append(start) }
+                        let dotStart = path.elements.count
                         outliner.appendOutline(of: [moved ? layout.apply(dot) : dot], isDot: true, to: &path)
+                        if !layered && Self.covers(curvePoints.first, dot) {
+                            coveredDots.append(dotStart..<path.elements.count)
+                        }
                         if moved { for i in curvePoints.indices { curvePoints[i] = layout.apply(curvePoints[i]) } }
                         var first = 0
                         for (i, end) in curveEnds.enumerated() {
@@ -163,7 +188,7 @@ struct InkGeometry {
             }
         }
         return InkGeometry(path: path, strokeRanges: ranges, paints: paints, fillBreaks: breaks,
-                           hasSignaturePadInk: signaturePadInk)
+                           hasSignaturePadInk: signaturePadInk, coveredDots: coveredDots)
     }
 
     /// Whether ink point `b` can follow `a` in one outline: at a distinct position, the radius changing by less
@@ -171,6 +196,12 @@ struct InkGeometry {
     static func joins(_ a: InkPoint, _ b: InkPoint) -> Bool {
         let d = (b.location - a.location).length
         return d > 0 && abs(b.radius - a.radius) < d
+    }
+
+    /// Whether the disc of ink point `a` holds the whole disc of `b`: the same centre, a radius at least as large.
+    static func covers(_ a: InkPoint?, _ b: InkPoint) -> Bool {
+        guard let a else { return false }
+        return a.location == b.location && a.radius >= b.radius
     }
 
     /// Outlines one stroke with `outliner`, its samples moved into output units in `scratch` when `moved`.
@@ -245,8 +276,5 @@ struct InkGeometry {
         guard left < right, top < bottom else { return (0, 0, 0, 0) }
         return (left, top, right - left, bottom - top)
     }
-
-    /// The path of one stroke.
-    func strokePath(_ index: Int) -> Path { Path(Array(path.elements[strokeRanges[index]])) }
 }
 

@@ -81,11 +81,12 @@ struct SVGWriter {
             guard !ink.path.isEmpty else { return "" }
             // One path: a translucent ink is one fill, so overlaps cannot darken.
             let opacity = opaque ? "" : " fill-opacity=\"\(alpha)\""
-            return "<path \(fill)\(opacity) d=\"\(pathData.encode(ink.path.simplifyingLines(tolerance: tolerance)))\"/>\n"
+            let path = ink.vectorPath(ink.path.elements.indices)
+            return "<path \(fill)\(opacity) d=\"\(pathData.encode(path.simplifyingLines(tolerance: tolerance)))\"/>\n"
         }
         // Several paths: a translucent ink goes on a group, so overlaps between strokes cannot darken.
         var out = opaque ? "<g \(fill)>\n" : "<g \(fill) opacity=\"\(alpha)\">\n"
-        for i in strokes { out += "<path d=\"\(pathData.encode(ink.strokePath(i).simplifyingLines(tolerance: tolerance)))\"/>\n" }
+        for i in strokes { out += "<path d=\"\(pathData.encode(ink.vectorPath(ink.strokeRanges[i]).simplifyingLines(tolerance: tolerance)))\"/>\n" }
         return out + "</g>\n"
     }
 
@@ -101,13 +102,13 @@ struct SVGWriter {
         var body = before
         var masks = ""
         for (k, run) in ink.paints.enumerated() where !run.elements.isEmpty {
-            let d = pathData.encode(Path(Array(ink.path.elements[run.elements])).simplifyingLines(tolerance: tolerance))
+            let d = pathData.encode(ink.vectorPath(run.elements).simplifyingLines(tolerance: tolerance))
             switch run.blend {
             case .normal where ink.fills(of: run).count > 1:
                 // Translucent signature_pad ink: one path per curve, so it builds up where they overlap.
                 body += "<g\(Self.paint("fill", run.color))>\n"
                 for fill in ink.fills(of: run) {
-                    body += "<path d=\"\(pathData.encode(Path(Array(ink.path.elements[fill])).simplifyingLines(tolerance: tolerance)))\"/>\n"
+                    body += "<path d=\"\(pathData.encode(ink.vectorPath(fill).simplifyingLines(tolerance: tolerance)))\"/>\n"
                 }
                 body += "</g>\n"
             case .normal:
