@@ -68,11 +68,15 @@ struct SVGWriter {
     /// Farthest the SVG outline may be from the outline the PNG fills, in output units.
     static let maximumDeviation = 0.25
 
+    /// The path data of ink, its straight runs simplified within what the rounding (half a step on each axis)
+    /// leaves of ``maximumDeviation``, less a margin for the arithmetic: 0.15 units at one decimal, nothing at none.
+    private func inkData(_ path: Path) -> String {
+        let tolerance = Swift.max(0, Self.maximumDeviation - pathData.step * 0.5 * 2.0.squareRoot() - 0.03)
+        return pathData.encode(path.simplifyingLines(tolerance: tolerance))
+    }
+
     /// The ink as filled `<path>` elements, non-zero rule (SVG's default).
     private func ink(_ ink: InkGeometry, color: Color) -> String {
-        // Straight runs are simplified within what the rounding (half a step on each axis) leaves of the
-        // budget, less a margin for the arithmetic: 0.15 units at one decimal, nothing at none.
-        let tolerance = Swift.max(0, Self.maximumDeviation - pathData.step * 0.5 * 2.0.squareRoot() - 0.03)
         let fill = "fill=\"\(Color(red: color.red, green: color.green, blue: color.blue).description)\""
         let opaque = color.alpha == 255
         let alpha = Self.number(Double(color.alpha) / 255, decimals: 3)
@@ -81,12 +85,11 @@ struct SVGWriter {
             guard !ink.path.isEmpty else { return "" }
             // One path: a translucent ink is one fill, so overlaps cannot darken.
             let opacity = opaque ? "" : " fill-opacity=\"\(alpha)\""
-            let path = ink.vectorPath(ink.path.elements.indices)
-            return "<path \(fill)\(opacity) d=\"\(pathData.encode(path.simplifyingLines(tolerance: tolerance)))\"/>\n"
+            return "<path \(fill)\(opacity) d=\"\(inkData(ink.vectorPath(ink.path.elements.indices)))\"/>\n"
         }
         // Several paths: a translucent ink goes on a group, so overlaps between strokes cannot darken.
         var out = opaque ? "<g \(fill)>\n" : "<g \(fill) opacity=\"\(alpha)\">\n"
-        for i in strokes { out += "<path d=\"\(pathData.encode(ink.vectorPath(ink.strokeRanges[i]).simplifyingLines(tolerance: tolerance)))\"/>\n" }
+        for i in strokes { out += "<path d=\"\(inkData(ink.vectorPath(ink.strokeRanges[i])))\"/>\n" }
         return out + "</g>\n"
     }
 
@@ -98,27 +101,25 @@ struct SVGWriter {
     /// - Parameter before: what is drawn before the ink (decorations), which an eraser may remove too.
     /// - Returns: the masks for `<defs>` (empty without erasers) and the body with the ink.
     private func paints(_ ink: InkGeometry, over before: String, width: Double, height: Double) -> (defs: String, body: String) {
-        let tolerance = Swift.max(0, Self.maximumDeviation - pathData.step * 0.5 * 2.0.squareRoot() - 0.03)
         var body = before
         var masks = ""
         for (k, run) in ink.paints.enumerated() where !run.elements.isEmpty {
-            let d = pathData.encode(ink.vectorPath(run.elements).simplifyingLines(tolerance: tolerance))
             switch run.blend {
             case .normal where ink.fills(of: run).count > 1:
                 // Translucent signature_pad ink: one path per curve, so it builds up where they overlap.
                 body += "<g\(Self.paint("fill", run.color))>\n"
                 for fill in ink.fills(of: run) {
-                    body += "<path d=\"\(pathData.encode(ink.vectorPath(fill).simplifyingLines(tolerance: tolerance)))\"/>\n"
+                    body += "<path d=\"\(inkData(ink.vectorPath(fill)))\"/>\n"
                 }
                 body += "</g>\n"
             case .normal:
-                body += "<path\(Self.paint("fill", run.color)) d=\"\(d)\"/>\n"
+                body += "<path\(Self.paint("fill", run.color)) d=\"\(inkData(ink.vectorPath(run.elements)))\"/>\n"
             case .erase:
                 let id = "erase\(k)"
                 let alpha = run.color.alpha == 255 ? "" : " fill-opacity=\"\(Self.number(Double(run.color.alpha) / 255, decimals: 3))\""
                 masks += "<mask id=\"\(id)\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"\(Self.number(width))\""
                     + " height=\"\(Self.number(height))\"><rect width=\"\(Self.number(width))\" height=\"\(Self.number(height))\""
-                    + " fill=\"#ffffff\"/><path fill=\"#000000\"\(alpha) d=\"\(d)\"/></mask>\n"
+                    + " fill=\"#ffffff\"/><path fill=\"#000000\"\(alpha) d=\"\(inkData(ink.vectorPath(run.elements)))\"/></mask>\n"
                 body = "<g mask=\"url(#\(id))\">\n" + body + "</g>\n"
             }
         }
