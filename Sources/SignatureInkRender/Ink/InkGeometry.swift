@@ -42,6 +42,11 @@ struct InkGeometry {
 
     /// The elements of ``path`` in `range` as a path, without the dots in ``coveredDots``: what a vector writer draws.
     func vectorPath(_ range: Range<Int>) -> Path {
+        // Without a covered dot in the range (the common case: ink without signature_pad's pens), the path itself
+        // or its elements, not a copy made element by element.
+        if !coveredDots.contains(where: { $0.lowerBound < range.upperBound && $0.upperBound > range.lowerBound }) {
+            return range == path.elements.indices ? path : Path(Array(path.elements[range]))
+        }
         var kept: [Path.Element] = []
         kept.reserveCapacity(range.count)
         var from = range.lowerBound
