@@ -206,23 +206,10 @@ import Testing
             let centre = ring.reduce(Point(0, 0)) { $0 + $1 } * (1 / Double(ring.count))
             for p in ring {
                 let inner = p + (centre - p) * (0.25 / max(0.25, p.distance(to: centre)))
-                #expect(Self.winding(of: inner, in: drawn) != 0, "\(inner) is outside the SVG's ink")
+                #expect(Winding.number(drawn, inner) != 0, "\(inner) is outside the SVG's ink")
             }
         }
         // Translucent ink builds up where the dot and the curve overlap: its dots stay.
         #expect(Scene(try recording("Cell-Structure-1-19"), options: options).ink.coveredDots.isEmpty)
-    }
-
-    /// The winding number of closed polylines around `p`.
-    static func winding(of p: Point, in polylines: [[Point]]) -> Int {
-        var w = 0
-        for line in polylines {
-            for (a, b) in zip(line, line.dropFirst() + line.prefix(1)) {
-                let side = (b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y)
-                if a.y <= p.y && b.y > p.y && side > 0 { w += 1 }
-                if a.y > p.y && b.y <= p.y && side < 0 { w -= 1 }
-            }
-        }
-        return w
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
+import InkTestSupport
 import SignatureInk
 
 @Suite struct OutlinerTests {
@@ -25,7 +26,7 @@ import SignatureInk
             while x < r.maxX {
                 let q = Point(x, y)
                 let d = Geometry.capsuleDistance(points, q)
-                let w = Geometry.winding(polys, q)
+                let w = Winding.number(polys, q)
                 if w != 0 {
                     if sign == 0 { sign = w > 0 ? 1 : -1 }
                     if (w > 0 ? 1 : -1) != sign { failures += 1 }
@@ -115,12 +116,12 @@ import SignatureInk
         var signs = Set<Bool>()
         for y in stride(from: 0.0, through: 130, by: 0.7) {
             for x in stride(from: -5.0, through: 140, by: 0.7) {
-                let w = Geometry.winding(polys, Point(x, y))
+                let w = Winding.number(polys, Point(x, y))
                 if w != 0 { signs.insert(w > 0) }
             }
         }
         #expect(signs.count == 1)
-        #expect(Geometry.winding(polys, Point(60, 50)) != 0)
+        #expect(Winding.number(polys, Point(60, 50)) != 0)
     }
 
     @Test func constantPenGivesAConstantWidthStadium() {

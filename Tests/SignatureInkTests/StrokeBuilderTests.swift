@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
+import InkTestSupport
 import SignatureInk
 
 @Suite struct StrokeBuilderTests {
@@ -167,7 +168,7 @@ import SignatureInk
         // Every ink point of the final stroke lies inside the live drawing, and so does the whole final shape
         // (live pieces have the untapered widths, at least the final ones): no gaps at the joints.
         let polys = Geometry.polygons(live)
-        for p in b.inkPoints { #expect(Geometry.winding(polys, p.location) != 0) }
+        for p in b.inkPoints { #expect(Winding.number(polys, p.location) != 0) }
         let box = Rect(bounding: b.inkPoints.map(\.location))!.outsetBy(3)
         var gaps = 0
         let step = max(0.3, (box.width * box.height / 15000).squareRoot())
@@ -175,7 +176,7 @@ import SignatureInk
             for x in stride(from: box.minX, through: box.maxX, by: step) {
                 let q = Point(x, y)
                 if Geometry.capsuleDistance(b.inkPoints, q) < -OutlinerTests.coverageTolerance
-                    && Geometry.winding(polys, q) == 0 { gaps += 1 }
+                    && Winding.number(polys, q) == 0 { gaps += 1 }
             }
         }
         #expect(gaps == 0)

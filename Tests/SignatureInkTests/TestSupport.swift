@@ -172,23 +172,6 @@ enum Geometry {
         return out
     }
 
-    /// Winding number of closed polygons around `q`.
-    static func winding(_ polys: [[Point]], _ q: Point) -> Int {
-        var w = 0
-        for poly in polys {
-            guard poly.count > 1 else { continue }
-            for i in 0..<poly.count {
-                let a = poly[i], b = poly[(i + 1) % poly.count]
-                if a.y <= q.y {
-                    if b.y > q.y && (b - a).cross(q - a) > 0 { w += 1 }
-                } else if b.y <= q.y && (b - a).cross(q - a) < 0 {
-                    w -= 1
-                }
-            }
-        }
-        return w
-    }
-
     /// Signed area (shoelace) of one polygon.
     static func area(_ poly: [Point]) -> Double {
         var a = 0.0

@@ -34,23 +34,23 @@ struct InkGeometry {
     var hasSignaturePadInk = false
     /// The element ranges of signature_pad's dots that their stroke's first curve covers, ascending: opaque ink whose
     /// dot stands where the curve starts, no larger than the curve's first circle (by default they are the same
-    /// size). The union is the same without them, so the vector writers leave them out (``vectorPath(_:)``). The
+    /// size). The union is the same without them, so the SVG writer leaves them out (``vectorPath(_:)``). The
     /// raster fill keeps them: the pad's canvas paints the dot and the curve one after another, and their
     /// anti-aliased edges build up where they overlap, which Cairo's coverage of the two sub-paths matches (without
     /// them a stroke's start is up to half a pixel's coverage lighter than on the page).
     var coveredDots: [Range<Int>] = []
 
-    /// The elements of ``path`` in `range` as a path, without the dots in ``coveredDots``: what a vector writer draws.
+    /// The elements of ``path`` in `range` as a path, without the dots in ``coveredDots``: what the SVG writer draws.
     func vectorPath(_ range: Range<Int>) -> Path {
         // Without a covered dot in the range (the common case: ink without signature_pad's pens), the path itself
         // or its elements, not a copy made element by element.
-        if !coveredDots.contains(where: { $0.lowerBound < range.upperBound && $0.upperBound > range.lowerBound }) {
+        if !coveredDots.contains(where: { $0.overlaps(range) }) {
             return range == path.elements.indices ? path : Path(Array(path.elements[range]))
         }
         var kept: [Path.Element] = []
         kept.reserveCapacity(range.count)
         var from = range.lowerBound
-        for dot in coveredDots where dot.lowerBound < range.upperBound && dot.upperBound > from {
+        for dot in coveredDots where dot.overlaps(from..<range.upperBound) {
             if dot.lowerBound > from { kept += path.elements[from..<dot.lowerBound] }
             from = dot.upperBound
         }
