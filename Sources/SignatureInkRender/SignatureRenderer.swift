@@ -193,7 +193,8 @@ public struct SignatureRenderer: Sendable {
     ///
     /// The `viewBox` is the output box in output units; `width` and `height` give its physical size in CSS
     /// pixels (the box at 96 per inch unless ``RenderOptions/dpi`` says otherwise). The ink is the same shape
-    /// the PNG fills, as compact relative path data rounded to `decimals`.
+    /// the PNG fills, as compact relative path data rounded to `decimals`; filled outlines (ink and text) are
+    /// written as whole numbers of that step under a `scale` transform (`scale(0.1)` at one decimal).
     /// - Parameters:
     ///   - signature: the signature to draw.
     ///   - pathPerStroke: one `<path>` per stroke (in one group) instead of one for the whole signature;

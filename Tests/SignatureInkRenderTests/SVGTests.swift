@@ -32,6 +32,15 @@ import Testing
         p.move(to: Point(12, 22))
         p.line(to: Point(13, 23))
         #expect(writer.encode(p) == "m10 20h5v-9.5l-.5-.5.5.5c3-5.5 7-5.5 10 0zm2 2 1 1")
+        // The same rounding in whole steps, for a `scale(0.1)` transform.
+        #expect(SVGPathData(decimals: 1, inSteps: true).encode(p) == "m100 200h50v-95l-5-5 5 5c30-55 70-55 100 0zm20 20 10 10")
+    }
+
+    @Test func wholeStepsCarryTheScaleBack() {
+        #expect(SVGPathData(decimals: 1, inSteps: true).transform == " transform=\"scale(0.1)\"")
+        #expect(SVGPathData(decimals: 3, inSteps: true).transform == " transform=\"scale(0.001)\"")
+        #expect(SVGPathData(decimals: 0, inSteps: true).transform == "")
+        #expect(writer.transform == "")
     }
 
     @Test func zeroAfterAFractionGetsASeparator() {
@@ -58,7 +67,7 @@ import Testing
     @Test func roundingNeverAccumulates() {
         var rng = SeededRandom(seed: 7)
         for decimals in 0...3 {
-            let w = SVGPathData(decimals: decimals)
+            let w = SVGPathData(decimals: decimals), inSteps = SVGPathData(decimals: decimals, inSteps: true)
             var p = Path()
             var at = Point(rng.uniform(0...600), rng.uniform(0...300))
             p.move(to: at)
@@ -73,6 +82,8 @@ import Testing
                 }
             }
             let back = SVGInspection.polylines(w.encode(p), segments: 1).joined()
+            let steps = SVGInspection.polylines(inSteps.encode(p), segments: 1).joined().map { $0 * w.step }
+            #expect(steps.count == back.count && zip(steps, back).allSatisfy { $0.distance(to: $1) < 1e-9 })
             let ends = p.endPoints
             let bound = 0.5 * w.step * 2.0.squareRoot() + 1e-9
             // With one segment per cubic the read-back holds exactly one point per command end.
@@ -111,10 +122,11 @@ import Testing
     func theSVGOutlineIsWithinAQuarterUnitOfTheRasterOutline(sample: String) throws {
         let s = try Fixtures.sample(sample)
         let svg = SVGInspection(try SignatureRenderer().svg(s))
-        let drawn = svg.pathData.flatMap { SVGInspection.polylines($0, segments: 12) }
+        let drawn = svg.polylines(segments: 12)
         let filled = Scene(s, options: RenderOptions()).ink.path.flattened(segments: 12)
         #expect(drawn.count == filled.count)
-        #expect(svg.pathData[0].count < SVGPathData(decimals: 1).encode(Scene(s, options: RenderOptions()).ink.path).count)
+        let whole = Scene(s, options: RenderOptions()).ink.path
+        #expect(svg.pathData[0].count < SVGPathData(decimals: 1, inSteps: true).encode(whole).count)
         // Both ways: every point of each outline is near the other.
         let a = drawn.joined().map { Self.distance(from: $0, to: filled) }.max() ?? .infinity
         let b = filled.joined().map { Self.distance(from: $0, to: drawn) }.max() ?? .infinity
@@ -141,14 +153,14 @@ import Testing
         let layout = Layout.make(for: s, options: RenderOptions(framing: .crop))
         #expect(crop.viewBox.count == 4)
         #expect(abs(crop.viewBox[2] - layout.width) < 0.01 && abs(crop.viewBox[3] - layout.height) < 0.01)
-        let points = crop.pathData.flatMap { SVGInspection.polylines($0) }.joined()
+        let points = crop.polylines().joined()
         let bounds = try #require(Rect(bounding: points))
         // The outline reaches at most the widest half-width (1.5) past the samples, which sit at 16 + 1.5.
         #expect(bounds.minX >= 15.95 && bounds.minX <= 17.55 && bounds.minY >= 15.95 && bounds.minY <= 17.55)
 
         let fit = SVGInspection(try SignatureRenderer(options: RenderOptions(box: OutputSize(width: 200, height: 200), framing: .fit)).svg(s))
         #expect(fit.viewBox == [0, 0, 200, 200])
-        let fb = try #require(Rect(bounding: fit.pathData.flatMap { SVGInspection.polylines($0) }.joined()))
+        let fb = try #require(Rect(bounding: fit.polylines().joined()))
         #expect(fb.minX >= 15.95 && fb.maxX <= 184.05 && fb.minY >= 15.95 && fb.maxY <= 184.05)
         #expect(fb.minX < 17.55 || fb.minY < 17.55)
     }
@@ -171,6 +183,11 @@ import Testing
         #expect(!svg.text.contains("<text"))
         #expect(svg.text.contains("<rect width=\"100\" height=\"50\" fill=\"#ffffff\"/>"))
         #expect(svg.pathData.count == 5)  // watermark, line, X, timestamp, ink
+        // Filled outlines are written in tenths under a scale; the stroked line and X in units, as their widths are.
+        #expect(svg.paths.map(\.scale) == [0.1, 1, 1, 0.1, 0.1])
+        let drawn = try #require(Rect(bounding: svg.polylines().joined()))
+        #expect(drawn.minX >= 0 && drawn.maxX <= 100 && drawn.minY >= 0 && drawn.maxY <= 50, "\(drawn)")
+        #expect(drawn.maxX > 50 && drawn.maxY > 25)
     }
 
     @Test func physicalSizeFollowsTheResolution() throws {
@@ -197,7 +214,7 @@ import Testing
         let curved = signature.strokes.filter { $0.count >= 3 }.count
         #expect(curved > 0 && ink.coveredDots.count == curved)
         let svg = SVGInspection(try SignatureRenderer(options: options).svg(signature))
-        let drawn = svg.pathData.flatMap { SVGInspection.polylines($0, segments: 12) }
+        let drawn = svg.polylines(segments: 12)
         let filled = ink.path.flattened(segments: 12)
         #expect(drawn.count == filled.count - ink.coveredDots.count)
         for dot in ink.coveredDots {

@@ -3,8 +3,11 @@ import SignatureInk
 
 /// Writes a ``Scene`` as a standalone SVG document whose `viewBox` is the output box in output units.
 struct SVGWriter {
-    /// The path data writer (precision).
+    /// The path data writer (precision) of the stroked decorations.
     var pathData = SVGPathData(decimals: 1)
+    /// The path data writer of filled outlines (ink and text): the same precision, written in whole steps under
+    /// a scale transform.
+    private var fillData: SVGPathData { SVGPathData(decimals: pathData.decimals, inSteps: true) }
     /// One `<path>` per stroke instead of one for the whole signature.
     var pathPerStroke = false
     /// CSS pixels per output unit, for the `width` and `height` attributes.
@@ -62,7 +65,7 @@ struct SVGWriter {
     private func text(_ t: Scene.PlacedText) throws(RenderError) -> String {
         let outline = try t.line.outline(anchor: t.anchor, at: t.point)
         return "<path role=\"img\" aria-label=\"\(Self.escape(t.line.text))\"\(Self.paint("fill", t.color))"
-            + " d=\"\(pathData.encode(outline))\"/>\n"
+            + "\(fillData.transform) d=\"\(fillData.encode(outline))\"/>\n"
     }
 
     /// Farthest the SVG outline may be from the outline the PNG fills, in output units.
@@ -72,7 +75,7 @@ struct SVGWriter {
     /// leaves of ``maximumDeviation``, less a margin for the arithmetic: 0.15 units at one decimal, nothing at none.
     private func inkData(_ path: Path) -> String {
         let tolerance = Swift.max(0, Self.maximumDeviation - pathData.step * 0.5 * 2.0.squareRoot() - 0.03)
-        return pathData.encode(path.simplifyingLines(tolerance: tolerance))
+        return fillData.encode(path.simplifyingLines(tolerance: tolerance))
     }
 
     /// The ink as filled `<path>` elements, non-zero rule (SVG's default).
@@ -85,10 +88,10 @@ struct SVGWriter {
             guard !ink.path.isEmpty else { return "" }
             // One path: a translucent ink is one fill, so overlaps cannot darken.
             let opacity = opaque ? "" : " fill-opacity=\"\(alpha)\""
-            return "<path \(fill)\(opacity) d=\"\(inkData(ink.vectorPath(ink.path.elements.indices)))\"/>\n"
+            return "<path \(fill)\(opacity)\(fillData.transform) d=\"\(inkData(ink.vectorPath(ink.path.elements.indices)))\"/>\n"
         }
         // Several paths: a translucent ink goes on a group, so overlaps between strokes cannot darken.
-        var out = opaque ? "<g \(fill)>\n" : "<g \(fill) opacity=\"\(alpha)\">\n"
+        var out = "<g \(fill)\(opaque ? "" : " opacity=\"\(alpha)\"")\(fillData.transform)>\n"
         for i in strokes { out += "<path d=\"\(inkData(ink.vectorPath(ink.strokeRanges[i])))\"/>\n" }
         return out + "</g>\n"
     }
@@ -107,19 +110,19 @@ struct SVGWriter {
             switch run.blend {
             case .normal where ink.fills(of: run).count > 1:
                 // Translucent signature_pad ink: one path per curve, so it builds up where they overlap.
-                body += "<g\(Self.paint("fill", run.color))>\n"
+                body += "<g\(Self.paint("fill", run.color))\(fillData.transform)>\n"
                 for fill in ink.fills(of: run) {
                     body += "<path d=\"\(inkData(ink.vectorPath(fill)))\"/>\n"
                 }
                 body += "</g>\n"
             case .normal:
-                body += "<path\(Self.paint("fill", run.color)) d=\"\(inkData(ink.vectorPath(run.elements)))\"/>\n"
+                body += "<path\(Self.paint("fill", run.color))\(fillData.transform) d=\"\(inkData(ink.vectorPath(run.elements)))\"/>\n"
             case .erase:
                 let id = "erase\(k)"
                 let alpha = run.color.alpha == 255 ? "" : " fill-opacity=\"\(Self.number(Double(run.color.alpha) / 255, decimals: 3))\""
                 masks += "<mask id=\"\(id)\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"\(Self.number(width))\""
                     + " height=\"\(Self.number(height))\"><rect width=\"\(Self.number(width))\" height=\"\(Self.number(height))\""
-                    + " fill=\"#ffffff\"/><path fill=\"#000000\"\(alpha) d=\"\(inkData(ink.vectorPath(run.elements)))\"/></mask>\n"
+                    + " fill=\"#ffffff\"/><path fill=\"#000000\"\(alpha)\(fillData.transform) d=\"\(inkData(ink.vectorPath(run.elements)))\"/></mask>\n"
                 body = "<g mask=\"url(#\(id))\">\n" + body + "</g>\n"
             }
         }

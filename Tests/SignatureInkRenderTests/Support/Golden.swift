@@ -133,22 +133,47 @@ struct PDFInspection {
 /// Reads back what ``SVGWriter`` writes: the `<path>` elements and their data, as absolute polylines.
 struct SVGInspection {
     var text: String
+    /// Each `<path>` in order: its `d` attribute, and the scale its numbers are drawn at (its own `scale(...)`
+    /// transform times those of the groups around it).
+    var paths: [(data: String, scale: Double)] = []
     /// The `d` attribute of each `<path>`, in order.
-    var pathData: [String]
+    var pathData: [String] { paths.map(\.data) }
     /// The `viewBox` numbers.
     var viewBox: [Double]
 
     init(_ text: String) {
         self.text = text
-        pathData = text.components(separatedBy: "<path").dropFirst().compactMap { element in
-            guard let start = element.range(of: " d=\"") else { return nil }
-            let rest = element[start.upperBound...]
-            return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+        var groups: [Double] = [1]
+        for tag in text.split(separator: "<").dropFirst() {
+            let name = tag.prefix { !$0.isWhitespace && $0 != ">" && $0 != "/" }
+            let scale = groups[groups.count - 1] * (Self.attribute("transform", in: tag).map(Self.scale) ?? 1)
+            if tag.hasPrefix("/g") {
+                groups.removeLast()
+            } else if name == "g" {
+                groups.append(scale)
+            } else if name == "path", let d = Self.attribute("d", in: tag) {
+                paths.append((String(d), scale))
+            }
         }
-        viewBox = text.range(of: "viewBox=\"").map { r in
-            let rest = text[r.upperBound...]
-            return rest[..<rest.firstIndex(of: "\"")!].split(separator: " ").compactMap { Double($0) }
-        } ?? []
+        viewBox = Self.attribute("viewBox", in: Substring(text)).map { $0.split(separator: " ").compactMap { Double($0) } } ?? []
+    }
+
+    /// The sub-paths of every `<path>` in document units, cubics flattened into `segments` lines each.
+    func polylines(segments: Int = 16) -> [[Point]] {
+        paths.flatMap { path in Self.polylines(path.data, segments: segments).map { $0.map { $0 * path.scale } } }
+    }
+
+    /// The value of ` name="..."` in a tag, if it has one.
+    private static func attribute(_ name: String, in tag: Substring) -> Substring? {
+        guard let start = tag.range(of: " \(name)=\"") else { return nil }
+        let rest = tag[start.upperBound...]
+        return rest.firstIndex(of: "\"").map { rest[..<$0] }
+    }
+
+    /// The factor of a `scale(s)` transform; NaN for any other transform, so a test cannot pass over it.
+    private static func scale(_ transform: Substring) -> Double {
+        guard transform.hasPrefix("scale("), transform.hasSuffix(")") else { return .nan }
+        return Double(transform.dropFirst(6).dropLast()) ?? .nan
     }
 
     /// The sub-paths of relative or absolute path data, cubics flattened into `segments` lines each.
