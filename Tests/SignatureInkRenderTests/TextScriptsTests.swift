@@ -97,6 +97,38 @@ import Testing
         }
     }
 
+    /// The SVG's text outlines lie where the PNG draws the text: the caption in the bottom-right corner and the
+    /// watermark across the middle, each within two pixels on every side of the PNG's strongly red pixels (its
+    /// faint anti-aliased edge is not counted).
+    @Test(arguments: names)
+    func theSVGDrawsTheTextWhereThePNGDoes(script: String, name: String) throws {
+        let decorations = Decorations(watermark: name, timestamp: try TimestampFormat(pattern: "'\(name)' yyyy-MM-dd"),
+                                      textColor: Self.red, watermarkColor: Self.red)
+        let renderer = SignatureRenderer(options: RenderOptions(background: .white, decorations: decorations))
+        let image = try DecodedPNG(renderer.png(Self.signature))
+        let svg = SVGInspection(try renderer.svg(Self.signature))
+        // The watermark, the caption, the ink.
+        #expect(svg.paths.count == 3, "\(script)")
+        for (k, rows) in [(0, 0.3...0.7), (1, 0.79...1.0)] {
+            // Sub-paths that draw something: the outline starts with a lone move to the line box's corner.
+            let points = SVGInspection.polylines(svg.paths[k].data).filter { $0.count > 1 }.joined().map { $0 * svg.paths[k].scale }
+            let outline = try #require(Rect(bounding: points), "\(script): text \(k) has no outline")
+            var red: Rect?
+            for y in 0..<image.height where rows.contains(Double(y) / Double(image.height)) {
+                for x in 0..<image.width {
+                    let c = image.pixel(x: x, y: y)
+                    guard c.red > 160 && c.green < 110 && c.blue < 110 else { continue }
+                    let pixel = Rect(minX: Double(x), minY: Double(y), maxX: Double(x + 1), maxY: Double(y + 1))
+                    red = red.map { Rect(minX: min($0.minX, pixel.minX), minY: min($0.minY, pixel.minY),
+                                         maxX: max($0.maxX, pixel.maxX), maxY: max($0.maxY, pixel.maxY)) } ?? pixel
+                }
+            }
+            let drawn = try #require(red, "\(script): text \(k) has no red pixels")
+            let sides = [outline.minX - drawn.minX, outline.minY - drawn.minY, outline.maxX - drawn.maxX, outline.maxY - drawn.maxY]
+            #expect(sides.allSatisfy { abs($0) <= 2 }, "\(script): text \(k) outline \(outline), pixels \(drawn)")
+        }
+    }
+
     @Test(arguments: names)
     func theSignatureBlockPrintsTheNameUnderTheLine(script: String, name: String) throws {
         let block = SignatureBlock(signature: Self.signature, signerName: name, date: "2024-12-30", textColor: Self.red)

@@ -34,6 +34,12 @@ final class CairoSurface {
         try self.init(taking: cairo_image_surface_create(format.cairo, Int32(width), Int32(height)))
     }
 
+    /// An unbounded recording surface of coverage only, for building paths: nothing drawn or traced on it is
+    /// clipped to a size.
+    convenience init(unboundedRecording: ()) throws(RenderError) {
+        try self.init(taking: cairo_recording_surface_create(CAIRO_CONTENT_ALPHA, nil))
+    }
+
     /// A PDF surface whose first page is `width` x `height` points, streaming its bytes to `sink`.
     ///
     /// The surface itself keeps `sink` alive (as Cairo user data released when the surface is destroyed), since

@@ -84,15 +84,26 @@ struct TextLine: Hashable {
     }
 
     /// The line's glyph outlines, its anchor at `point` on the baseline, to be filled with the non-zero rule.
+    ///
+    /// Traced on an unbounded surface: Pango leaves out the glyphs that lie outside the surface, so on a one-pixel
+    /// scratch image every line away from the origin came out empty.
     func outline(anchor: TextAnchor, at point: Point) throws(RenderError) -> Path {
-        let scratch = try CairoSurface(image: .a8, width: 1, height: 1)
+        let scratch = try CairoSurface(unboundedRecording: ())
         let context = try CairoContext(surface: scratch)
-        return try withLayout { layout throws(RenderError) in
+        let traced = try withLayout { layout throws(RenderError) in
             let origin = Self.origin(of: Self.metrics(of: layout), anchor: anchor, at: point)
             context.moveTo(origin)
             pango.pango_cairo_layout_path(context.pointer, layout)
             return try context.takePath()
         }
+        // A move followed by another (the one to the line box's corner, before the first glyph's) draws nothing.
+        var kept: [Path.Element] = []
+        for element in traced.elements {
+            if case .move = element, let last = kept.last, case .move = last { kept.removeLast() }
+            kept.append(element)
+        }
+        if let last = kept.last, case .move = last { kept.removeLast() }
+        return Path(kept)
     }
 
     /// Runs `body` with the line's Pango layout, in a Pango context no other thread uses meanwhile: the layout this
