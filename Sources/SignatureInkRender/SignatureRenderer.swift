@@ -53,7 +53,8 @@ public struct SignatureRenderer: Sendable {
     /// One ink colour (erasers included, which only take coverage away) with no decorations is drawn as coverage
     /// (one byte a pixel: the pixel's area inside the outline) and written as an indexed PNG whose palette blends
     /// the ink, at its opacity, over the background; anything else is drawn by Cairo as ARGB32, un-premultiplied
-    /// and written as RGBA.
+    /// and written as RGBA, or as grey and alpha when every colour painted is a grey (grey alone when the
+    /// background is opaque).
     ///
     /// Its cost is estimated before any pixel is allocated, and a render above ``RenderLimits/maxWork`` is refused.
     /// - Parameters:
@@ -76,19 +77,27 @@ public struct SignatureRenderer: Sendable {
         if scene.isInkOnly {
             return try coveragePNG(scene, width: size.width, height: size.height, metadata: metadata, stop: stop)
         }
+        let surface = try colourSurface(scene, width: size.width, height: size.height)
+        try stop?.check()
+        let channels: CoveragePNGEncoder.Channels = !scene.paintsGreysOnly ? .rgba
+            : options.background.alpha == 255 ? .grey : .greyAlpha
+        return try encodeARGB(surface, channels: channels, metadata: metadata)
+    }
 
-        let window = RasterWindow(width: size.width, height: size.height, scale: options.scale, offset: .zero,
+    /// Draws `scene` with Cairo on an ARGB32 image of `width` x `height` pixels over the background, after checking
+    /// the cost of its fills against ``RenderLimits/maxWork``.
+    func colourSurface(_ scene: Scene, width: Int, height: Int) throws(RenderError) -> CairoSurface {
+        let window = RasterWindow(width: width, height: height, scale: options.scale, offset: .zero,
                                   tolerance: scene.rasterTolerance)
         let fills = scene.inkFills.map { window.fill($0.elements) }
-        try limits.checkWork(pixels: size.width * size.height, colour: true, fill: fills.reduce(RasterCost()) { $0 + $1.cost })
-        let surface = try CairoSurface(image: .argb32, width: size.width, height: size.height)
+        try limits.checkWork(pixels: width * height, colour: true, fill: fills.reduce(RasterCost()) { $0 + $1.cost })
+        let surface = try CairoSurface(image: .argb32, width: width, height: height)
         let context = try CairoContext(surface: surface)
         context.clear(to: options.background)
         context.scale(options.scale, options.scale)
         try scene.draw(on: context, rasterFills: fills)
         try context.check()
-        try stop?.check()
-        return try encodeARGB(surface, metadata: metadata)
+        return surface
     }
 
     /// Fills the ink as coverage (one byte a pixel, by ``AreaRasterizer``) and writes it as an indexed PNG.
@@ -164,21 +173,30 @@ public struct SignatureRenderer: Sendable {
         }
     }
 
-    /// Un-premultiplies an ARGB32 surface into RGBA rows and writes them as an RGBA PNG: decorated images are
+    /// Un-premultiplies an ARGB32 surface into rows of `channels` and writes them as a PNG: decorated images are
     /// mostly one background colour, which the coverage encoder's deflate takes as runs once each row is
-    /// Sub-filtered (``CoveragePNGEncoder/encode(rgba:width:height:metadata:)``).
-    func encodeARGB(_ surface: CairoSurface, metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
+    /// Sub-filtered (``CoveragePNGEncoder/encode(_:channels:width:height:metadata:)``).
+    /// - Parameter channels: `.rgba`, or `.grey` or `.greyAlpha` when every pixel is grey (and, for `.grey`,
+    ///   opaque), which the caller knows from the colours it painted (``Scene/paintsGreysOnly``).
+    func encodeARGB(_ surface: CairoSurface, channels: CoveragePNGEncoder.Channels = .rgba,
+                    metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
         let width = surface.width, height = surface.height
-        let rgba = try [UInt8](unsafeUninitializedCapacity: width * height * 4) { (out, initialized) throws(RenderError) in
+        let count = width * height * channels.rawValue
+        let pixels = try [UInt8](unsafeUninitializedCapacity: count) { (out, initialized) throws(RenderError) in
             try surface.withPixels { (src) throws(RenderError) in
-                Unpremultiply.argb32(src, stride: surface.stride, width: width, height: height, into: out)
+                if channels == .rgba {
+                    Unpremultiply.argb32(src, stride: surface.stride, width: width, height: height, into: out)
+                } else {
+                    Unpremultiply.grey(src, stride: surface.stride, width: width, height: height,
+                                       alpha: channels == .greyAlpha, into: out)
+                }
             }
-            initialized = width * height * 4
+            initialized = count
         }
-        return try rgba.withUnsafeBufferPointer { (buf) throws(RenderError) in
-            // The pool keeps encoders by their buffers' size: four bytes a pixel here.
+        return try pixels.withUnsafeBufferPointer { (buf) throws(RenderError) in
+            // The pool keeps encoders by their buffers' size: the bytes of the pixels here.
             try EncoderPool.shared.withEncoder(pixels: buf.count) { (encoder) throws(RenderError) in
-                try encoder.encode(rgba: buf, width: width, height: height, metadata: metadata)
+                try encoder.encode(buf, channels: channels, width: width, height: height, metadata: metadata)
             }
         }
     }

@@ -85,13 +85,16 @@ import Testing
         #expect(try DecodedPNG(Array(try #require(faint))).pixel(x: 30, y: 30).alpha == 64)
     }
 
-    @Test func decorationsMakeAColourImage() throws {
-        let (r, data, _) = try render(good, "sig.png", ["--signature-line", "--x-mark", "--watermark", "VOID",
-                                                          "--timestamp", "--background", "#ffffff"])
+    @Test func decorationsMakeAnImageOfTheirColours() throws {
+        let flags = ["--signature-line", "--x-mark", "--watermark", "VOID", "--timestamp", "--background", "#ffffff"]
+        let (r, data, _) = try render(good, "sig.png", flags)
         #expect(r.status == 0, "\(r.stderr)")
         let png = try DecodedPNG(Array(try #require(data)))
-        #expect(png.colorType == .rgba)
+        // The default colours are greys, and the background is opaque.
+        #expect(png.colorType == .grey)
         #expect(png.text["Creation Time"] == "2024-12-30T12:00:00Z")
+        let (_, navy, _) = try render(good, "sig.png", flags + ["--pen-color", "navy"])
+        #expect(try DecodedPNG(Array(try #require(navy))).colorType == .rgba)
     }
 
     @Test func textNoFontCanDrawIsAWarningNamingTheCharacters() throws {

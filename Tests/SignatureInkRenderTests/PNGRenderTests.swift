@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SignatureInk
-import SignatureInkRender
+@testable import SignatureInkRender
 import Testing
 
 @Suite struct PNGRenderTests {
@@ -105,9 +105,35 @@ import Testing
         }
     }
 
-    @Test func decorationsGiveAnRGBAImage() throws {
-        let o = RenderOptions(decorations: Decorations(xMark: true))
-        #expect(try DecodedPNG(SignatureRenderer(options: o).png(Fixtures.cross)).colorType == .rgba)
+    @Test func decorationsInColourGiveAnRGBAImage() throws {
+        let navy = Color(red: 0x1a, green: 0x23, blue: 0x7e)
+        for o in [RenderOptions(penColor: navy, decorations: Decorations(xMark: true)),
+                  RenderOptions(decorations: Decorations(xMark: true, lineColor: navy)),
+                  RenderOptions(background: Color(red: 250, green: 250, blue: 210, alpha: 128),
+                                decorations: Decorations(signatureLine: true))] {
+            #expect(try DecodedPNG(SignatureRenderer(options: o).png(Fixtures.cross)).colorType == .rgba)
+        }
+    }
+
+    /// Decorations in greys (the default colours) over a clear, white or grey background: the PNG has one colour
+    /// channel, and alpha only where the background is not opaque; its pixels are exactly those of the same
+    /// surface written as RGBA.
+    @Test(arguments: [Color.clear, .white, Color(red: 128, green: 128, blue: 128, alpha: 100)])
+    func decorationsInGreysGiveAGreyImageOfTheSamePixels(background: Color) throws {
+        let o = RenderOptions(penColor: Color(red: 40, green: 40, blue: 40, alpha: 200), background: background,
+                              decorations: Decorations(signatureLine: true, xMark: true, watermark: "Void", timestamp: .iso8601))
+        let renderer = SignatureRenderer(options: o)
+        let grey = try DecodedPNG(renderer.png(Fixtures.cross))
+        #expect(grey.colorType == (background.alpha == 255 ? .grey : .greyAlpha))
+        let scene = Scene(Fixtures.cross, options: o)
+        let size = try scene.layout.pixelSize(scale: o.scale, limits: renderer.limits)
+        let surface = try renderer.colourSurface(scene, width: size.width, height: size.height)
+        let rgba = try DecodedPNG(renderer.encodeARGB(surface, channels: .rgba, metadata: PNGMetadata()))
+        #expect(rgba.colorType == .rgba)
+        #expect(grey.width == rgba.width && grey.height == rgba.height)
+        #expect(grey.rgba == rgba.rgba)
+        // Not a blank image: the line, the X, the text and the ink are there, in more than one grey.
+        #expect(Set(stride(from: 0, to: rgba.rgba.count, by: 4).map { rgba.rgba[$0] }).count > 16)
     }
 
     @Test func aTimestampWithoutACaptureTimeIsLeftOut() throws {

@@ -36,4 +36,38 @@ import Testing
             }
         }
     }
+
+    /// Grey pixels give the same grey and alpha as through RGBA, in the same runs; opaque ones, one grey byte.
+    @Test(arguments: [1, 3, 4, 7, 61])
+    func greyPixelsGiveTheirRGBAGreyAndAlpha(width: Int) {
+        var random = SeededRandom(seed: UInt64(width))
+        let height = 9, stride = (width + 3) * 4
+        var translucent = [UInt32](repeating: 0xDEAD_BEEF, count: stride / 4 * height), opaque = translucent
+        for y in 0..<height {
+            for x in 0..<width {
+                let kind = (x / 5 + y) % 4
+                let a = kind == 0 || y == 4 ? 0 : kind == 1 ? 255 : UInt32.random(in: 1...254, using: &random)
+                let g = x % 2 == 0 ? 0 : UInt32.random(in: 0...a, using: &random)
+                translucent[y * stride / 4 + x] = a << 24 | g << 16 | g << 8 | g
+                let o = UInt32.random(in: 0...255, using: &random)
+                opaque[y * stride / 4 + x] = 0xff00_0000 | o << 16 | o << 8 | o
+            }
+        }
+        for (words, alpha) in [(translucent, true), (opaque, false)] {
+            let bytes = words.withUnsafeBytes { Array($0) }
+            var rgba = [UInt8](repeating: 7, count: width * height * 4)
+            bytes.withUnsafeBufferPointer { Unpremultiply.argb32($0, stride: stride, width: width, height: height, into: &rgba) }
+            let channels = alpha ? 2 : 1
+            var grey = [UInt8](repeating: 7, count: width * height * channels)
+            bytes.withUnsafeBufferPointer { src in
+                grey.withUnsafeMutableBufferPointer {
+                    Unpremultiply.grey(src, stride: stride, width: width, height: height, alpha: alpha, into: $0)
+                }
+            }
+            for i in 0..<width * height {
+                let expected = alpha ? [rgba[i * 4 + 1], rgba[i * 4 + 3]] : [rgba[i * 4 + 1]]
+                #expect(Array(grey[i * channels..<(i + 1) * channels]) == expected, "pixel \(i), alpha \(alpha)")
+            }
+        }
+    }
 }

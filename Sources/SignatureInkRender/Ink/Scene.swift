@@ -45,6 +45,22 @@ struct Scene {
         return !d.signatureLine && !d.xMark && (d.watermark ?? "").isEmpty && timestamp == nil && ink.isOneInkColour
     }
 
+    /// Whether every colour the scene paints is a grey (red, green and blue equal): an opaque or translucent
+    /// background, the ink that is not an eraser, and the decorations drawn. Cairo composites each channel
+    /// alike, and text is anti-aliased in grey (``ProjectFonts``), so the image is then grey too: a PNG of it
+    /// needs one colour channel instead of three, and no alpha when the background is opaque.
+    var paintsGreysOnly: Bool {
+        func grey(_ c: Color) -> Bool { c.red == c.green && c.green == c.blue }
+        let d = options.decorations
+        guard options.background.alpha == 0 || grey(options.background),
+              inkFills.allSatisfy({ $0.erases || grey($0.color) }),
+              !(d.signatureLine || d.xMark) || grey(d.lineColor),
+              timestamp == nil || grey(d.textColor),
+              (d.watermark ?? "").isEmpty || grey(d.watermarkColor)
+        else { return false }
+        return true
+    }
+
     /// The colour of the ink when it is one colour (``InkGeometry/isSinglePaint``).
     var inkColor: Color { ink.inkColor(default: options.penColor) }
 

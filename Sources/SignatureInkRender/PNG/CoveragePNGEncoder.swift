@@ -14,8 +14,9 @@ public import SignatureInk
 /// `IHDR`, `PLTE`, `tRNS` (when any entry is not opaque), `pHYs` (when a resolution is given), `tEXt` or
 /// `iTXt` chunks, one `IDAT`, `IEND`.
 ///
-/// The same encoder writes RGBA images that are mostly one colour, such as a decorated signature
-/// (``encode(rgba:width:height:metadata:)``), each row Sub-filtered so that a flat colour becomes runs.
+/// The same encoder writes grey, grey and alpha, or RGBA images that are mostly one colour, such as a decorated
+/// signature (``encode(_:channels:width:height:metadata:)``), each row Sub-filtered so that a flat colour becomes
+/// runs.
 ///
 /// The encoder keeps its working buffers between calls (about 2 bytes per byte of the largest image's rows:
 /// 2 a coverage pixel, 8 an RGBA one), so
@@ -134,40 +135,68 @@ public struct CoveragePNGEncoder: Sendable {
         return try file(header: buffers.header, image: image, plan: plan, metadata: metadata)
     }
 
-    /// Encodes RGBA pixels (straight alpha, four bytes a pixel, rows `width * 4` bytes apart) as an 8-bit RGBA
-    /// PNG, every row Sub-filtered (each byte less the same byte of the pixel before it), so that a flat colour
-    /// of any value is runs of zeros for the same deflate encoder as coverage. For images that are mostly one
-    /// colour, such as a signature with a signature line or a watermark on a plain background. Through libpng,
-    /// choosing each row's filter took 73 M of the 79 M instructions of `render FILE -o OUT.png --signature-line`
-    /// (600 x 300) and zlib's run-length deflate 16 M; with this encoder the whole command takes 9.2 M
-    /// (callgrind). The files are 12 % larger than libpng's with every filter tried (15 decorated renders of
-    /// three recordings: 190 KB against 170 KB).
+    /// The channels of a pixel in an image that is not indexed, each one byte.
+    public enum Channels: Int, Sendable {
+        /// Grey, opaque: one byte a pixel (PNG colour type 0).
+        case grey = 1
+        /// Grey and straight alpha: two bytes a pixel (colour type 4).
+        case greyAlpha = 2
+        /// Red, green, blue and straight alpha: four bytes a pixel (colour type 6).
+        case rgba = 4
+
+        /// The PNG colour type.
+        var colourType: UInt8 {
+            switch self {
+            case .grey: 0
+            case .greyAlpha: 4
+            case .rgba: 6
+            }
+        }
+    }
+
+    /// ``encode(_:channels:width:height:metadata:)`` of RGBA pixels.
+    public mutating func encode(rgba: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+                                metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
+        try encode(rgba, channels: .rgba, width: width, height: height, metadata: metadata)
+    }
+
+    /// Encodes grey, grey and alpha or RGBA pixels (straight alpha, rows `width * channels` bytes apart) as an
+    /// 8-bit PNG, every row Sub-filtered (each byte less the same byte of the pixel before it), so that a flat
+    /// colour of any value is runs of zeros for the same deflate encoder as coverage. For images that are mostly
+    /// one colour, such as a signature with a signature line or a watermark on a plain background. Through
+    /// libpng, choosing each row's filter took 73 M of the 79 M instructions of `render FILE -o OUT.png
+    /// --signature-line` (600 x 300) and zlib's run-length deflate 16 M; with this encoder the whole command
+    /// takes 9.2 M (callgrind). The RGBA files are 12 % larger than libpng's with every filter tried (15 decorated
+    /// renders of three recordings: 190 KB against 170 KB).
     /// - Parameters:
-    ///   - rgba: `width * height * 4` bytes.
-    ///   - width: pixels per row, 1...4,194,303.
+    ///   - pixels: `width * height * channels.rawValue` bytes.
+    ///   - channels: the bytes of a pixel.
+    ///   - width: pixels per row, at least 1, and at most 16,777,215 bytes a row.
     ///   - height: rows, 1...2,147,483,647.
     ///   - metadata: resolution for `pHYs` and text chunks.
     /// - Returns: the PNG file's bytes.
     /// - Throws: ``RenderError/invalidOption(option:message:)`` when the sizes do not match the buffer or a text
     ///   keyword or value cannot be written; ``RenderError/limitExceeded(what:limit:actual:)`` when the image data
     ///   would not fit in one chunk.
-    public mutating func encode(rgba: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+    public mutating func encode(_ pixels: UnsafeBufferPointer<UInt8>, channels: Channels, width: Int, height: Int,
                                 metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
-        guard (1...SparseDeflate.maximumWidth / 4).contains(width), (1...Int(Int32.max)).contains(height),
-              let base = rgba.baseAddress, rgba.count / 4 / width >= height
+        let bytesPerPixel = channels.rawValue
+        guard (1...SparseDeflate.maximumWidth / bytesPerPixel).contains(width), (1...Int(Int32.max)).contains(height),
+              let base = pixels.baseAddress, pixels.count / bytesPerPixel / width >= height
         else {
-            throw .invalidOption(option: "pixels", message: "\(rgba.count) bytes do not hold \(height) rows of \(width) RGBA pixels")
+            throw .invalidOption(option: "pixels",
+                                 message: "\(pixels.count) bytes do not hold \(height) rows of \(width) pixels of \(bytesPerPixel) bytes")
         }
         if !isKnownUniquelyReferenced(&buffers) { buffers = Buffers() }
-        let image = ByteRows(base: base, width: width * 4, height: height, stride: width * 4)
-        var rgbaOptions = options
-        rgbaOptions.filter = .sub(bytesPerPixel: 4)
-        let plan = SparseDeflate.plan(image, options: rgbaOptions, scratch: buffers.deflate)
+        let image = ByteRows(base: base, width: width * bytesPerPixel, height: height, stride: width * bytesPerPixel)
+        var subOptions = options
+        subOptions.filter = .sub(bytesPerPixel: bytesPerPixel)
+        let plan = SparseDeflate.plan(image, options: subOptions, scratch: buffers.deflate)
         guard plan.byteCount <= Int(Int32.max) else {
             throw .limitExceeded(what: "PNG image data bytes", limit: Int(Int32.max), actual: plan.byteCount)
         }
         var header = PNGChunkWriter()
-        header.rgbaHeader(width: width, height: height)
+        header.header(width: width, height: height, colourType: channels.colourType)
         header.physicalSize(pixelsPerMetre: metadata.pixelsPerMetre)
         return try file(header: header.bytes, image: image, plan: plan, metadata: metadata)
     }

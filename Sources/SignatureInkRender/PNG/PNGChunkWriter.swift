@@ -47,12 +47,8 @@ struct PNGChunkWriter {
         header(width: width, height: height, colourType: 3)
     }
 
-    /// `IHDR` for an 8-bit RGBA image (straight alpha) without interlacing.
-    mutating func rgbaHeader(width: Int, height: Int) {
-        header(width: width, height: height, colourType: 6)
-    }
-
-    private mutating func header(width: Int, height: Int, colourType: UInt8) {
+    /// `IHDR` for an 8-bit image of `colourType` (0 grey, 3 indexed, 4 grey and alpha, 6 RGBA) without interlacing.
+    mutating func header(width: Int, height: Int, colourType: UInt8) {
         var data: [UInt8] = []
         Self.appendBigEndian(UInt32(width), to: &data)
         Self.appendBigEndian(UInt32(height), to: &data)
