@@ -184,12 +184,7 @@ public struct SignatureRenderer: Sendable {
         let count = width * height * channels.rawValue
         let pixels = try [UInt8](unsafeUninitializedCapacity: count) { (out, initialized) throws(RenderError) in
             try surface.withPixels { (src) throws(RenderError) in
-                if channels == .rgba {
-                    Unpremultiply.argb32(src, stride: surface.stride, width: width, height: height, into: out)
-                } else {
-                    Unpremultiply.grey(src, stride: surface.stride, width: width, height: height,
-                                       alpha: channels == .greyAlpha, into: out)
-                }
+                Unpremultiply.convert(src, stride: surface.stride, width: width, height: height, to: channels, into: out)
             }
             initialized = count
         }

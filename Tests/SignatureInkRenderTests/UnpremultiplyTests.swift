@@ -61,7 +61,8 @@ import Testing
             var grey = [UInt8](repeating: 7, count: width * height * channels)
             bytes.withUnsafeBufferPointer { src in
                 grey.withUnsafeMutableBufferPointer {
-                    Unpremultiply.grey(src, stride: stride, width: width, height: height, alpha: alpha, into: $0)
+                    Unpremultiply.convert(src, stride: stride, width: width, height: height,
+                                          to: alpha ? .greyAlpha : .grey, into: $0)
                 }
             }
             for i in 0..<width * height {

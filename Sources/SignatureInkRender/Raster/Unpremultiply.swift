@@ -16,7 +16,37 @@ enum Unpremultiply {
     /// ``argb32(_:stride:width:height:into:)`` into `width * height * 4` bytes that need not be initialised.
     static func argb32(_ src: UnsafeBufferPointer<UInt8>, stride: Int, width: Int, height: Int,
                        into out: UnsafeMutableBufferPointer<UInt8>) {
-        precondition(out.count >= width * height * 4, "\(out.count) bytes do not hold \(width) x \(height) pixels")
+        convert(src, stride: stride, width: width, height: height, to: .rgba, into: out)
+    }
+
+    /// Reads native-endian premultiplied ARGB32 words and writes each pixel as `channels`, straight alpha:
+    /// R, G, B, A bytes (as ``argb32(_:stride:width:height:into:)``), or, for pixels whose colour is grey (red,
+    /// green and blue equal), grey and alpha bytes, or one grey byte when every pixel is opaque too.
+    /// - Parameter out: `width * height * channels.rawValue` bytes; they need not be initialised.
+    static func convert(_ src: UnsafeBufferPointer<UInt8>, stride: Int, width: Int, height: Int,
+                        to channels: CoveragePNGEncoder.Channels, into out: UnsafeMutableBufferPointer<UInt8>) {
+        let bytesPerPixel = channels.rawValue
+        precondition(out.count >= width * height * bytesPerPixel, "\(out.count) bytes do not hold \(width) x \(height) pixels")
+        // Each case is its own copy of the loop, with the channels a constant in it.
+        switch channels {
+        case .rgba: walk(src, stride: stride, width: width, height: height, to: .rgba, into: out)
+        case .greyAlpha: walk(src, stride: stride, width: width, height: height, to: .greyAlpha, into: out)
+        case .grey:
+            // Every pixel opaque: no runs of transparent ones to look for, and nothing to divide.
+            src.withMemoryRebound(to: UInt32.self) { words in
+                for y in 0..<height {
+                    let row = y * stride / 4, o = y * width
+                    for x in 0..<width { out[o + x] = UInt8(truncatingIfNeeded: UInt32(littleEndian: words[row + x]) >> 8) }
+                }
+            }
+        }
+    }
+
+    /// The conversion of pixels that may be transparent, inlined into each caller with `channels` a constant.
+    @inline(__always)
+    private static func walk(_ src: UnsafeBufferPointer<UInt8>, stride: Int, width: Int, height: Int,
+                             to channels: CoveragePNGEncoder.Channels, into out: UnsafeMutableBufferPointer<UInt8>) {
+        let bytesPerPixel = channels.rawValue
         let raw = UnsafeMutableRawPointer(out.baseAddress!)
         let base = src.baseAddress!
         src.withMemoryRebound(to: UInt32.self) { words in
@@ -27,83 +57,47 @@ enum Unpremultiply {
                 var x = 0
                 while x < width {
                     let px = UInt32(littleEndian: words[row + x])
-                    let a = px >> 24
-                    if a == 255 {
-                        // The channels as they are, one store, red and blue swapped into R, G, B, A byte order.
-                        let rgba = (px & 0xff00_ff00) | (px >> 16 & 0xff) | (px & 0xff) << 16
-                        raw.storeBytes(of: UInt32(littleEndian: rgba), toByteOffset: o, as: UInt32.self)
-                    } else if px == 0 {
+                    if px == 0 {
                         // Most of a signature's image is transparent: the run of such pixels is found eight bytes at
                         // a time and cleared at once. Opaque and partly covered pixels pay nothing for it.
                         let start = (row + x) * 4
                         let end = Tokenizer.endOfRun(base, from: start, to: (row + width) * 4, value: 0)
                         let pixels = (end - start) / 4
-                        (raw + o).initializeMemory(as: UInt8.self, repeating: 0, count: pixels * 4)
-                        o += pixels * 4
+                        (raw + o).initializeMemory(as: UInt8.self, repeating: 0, count: pixels * bytesPerPixel)
+                        o += pixels * bytesPerPixel
                         x += pixels
                         continue
-                    } else if a == 0 {
-                        raw.storeBytes(of: 0, toByteOffset: o, as: UInt32.self)
-                    } else {
-                        let half = a / 2
-                        out[o] = UInt8(Swift.min(255, ((px >> 16 & 0xff) * 255 + half) / a))
-                        out[o + 1] = UInt8(Swift.min(255, ((px >> 8 & 0xff) * 255 + half) / a))
-                        out[o + 2] = UInt8(Swift.min(255, ((px & 0xff) * 255 + half) / a))
-                        out[o + 3] = UInt8(a)
                     }
-                    o += 4
+                    let a = px >> 24
+                    switch channels {
+                    case .rgba where a == 255:
+                        // The channels as they are, one store, red and blue swapped into R, G, B, A byte order.
+                        let rgba = (px & 0xff00_ff00) | (px >> 16 & 0xff) | (px & 0xff) << 16
+                        raw.storeBytes(of: UInt32(littleEndian: rgba), toByteOffset: o, as: UInt32.self)
+                    case .rgba:
+                        out[o] = straight(px >> 16, a)
+                        out[o + 1] = straight(px >> 8, a)
+                        out[o + 2] = straight(px, a)
+                        out[o + 3] = UInt8(a)
+                    case .greyAlpha where a == 255:
+                        out[o] = UInt8(truncatingIfNeeded: px >> 8)
+                        out[o + 1] = 255
+                    case .greyAlpha:
+                        out[o] = straight(px >> 8, a)
+                        out[o + 1] = UInt8(a)
+                    case .grey:
+                        out[o] = UInt8(truncatingIfNeeded: px >> 8)
+                    }
+                    o += bytesPerPixel
                     x += 1
                 }
             }
         }
     }
 
-    /// Reads native-endian premultiplied ARGB32 words whose colour is grey (red, green and blue equal) and writes
-    /// one grey byte a pixel (`alpha` false: every pixel must be opaque) or grey and alpha bytes (`alpha` true,
-    /// the grey unpremultiplied as ``argb32(_:stride:width:height:into:)`` does each channel).
-    /// - Parameter out: `width * height` bytes, or twice that with `alpha`; they need not be initialised.
-    static func grey(_ src: UnsafeBufferPointer<UInt8>, stride: Int, width: Int, height: Int, alpha: Bool,
-                     into out: UnsafeMutableBufferPointer<UInt8>) {
-        let bytesPerPixel = alpha ? 2 : 1
-        precondition(out.count >= width * height * bytesPerPixel, "\(out.count) bytes do not hold \(width) x \(height) pixels")
-        let base = src.baseAddress!
-        src.withMemoryRebound(to: UInt32.self) { words in
-            let wordsPerRow = stride / 4
-            var o = 0
-            for y in 0..<height {
-                let row = y * wordsPerRow
-                guard alpha else {
-                    for x in 0..<width { out[o + x] = UInt8(truncatingIfNeeded: UInt32(littleEndian: words[row + x]) >> 8) }
-                    o += width
-                    continue
-                }
-                var x = 0
-                while x < width {
-                    let px = UInt32(littleEndian: words[row + x])
-                    let a = px >> 24
-                    if a == 255 {
-                        out[o] = UInt8(truncatingIfNeeded: px >> 8)
-                        out[o + 1] = 255
-                    } else if px == 0 {
-                        // Runs of transparent pixels, found eight bytes at a time, as for RGBA.
-                        let start = (row + x) * 4
-                        let end = Tokenizer.endOfRun(base, from: start, to: (row + width) * 4, value: 0)
-                        let pixels = (end - start) / 4
-                        (out.baseAddress! + o).initialize(repeating: 0, count: pixels * 2)
-                        o += pixels * 2
-                        x += pixels
-                        continue
-                    } else if a == 0 {
-                        out[o] = 0
-                        out[o + 1] = 0
-                    } else {
-                        out[o] = UInt8(Swift.min(255, ((px >> 8 & 0xff) * 255 + a / 2) / a))
-                        out[o + 1] = UInt8(a)
-                    }
-                    o += 2
-                    x += 1
-                }
-            }
-        }
+    /// The low byte of `channel`, premultiplied by `alpha`, as straight colour: `round(c * 255 / a)`, clamped to
+    /// 255; 0 where `alpha` is 0.
+    @inline(__always) private static func straight(_ channel: UInt32, _ alpha: UInt32) -> UInt8 {
+        alpha == 0 ? 0 : UInt8(Swift.min(255, ((channel & 0xff) * 255 + alpha / 2) / alpha))
     }
 }
