@@ -173,25 +173,22 @@ public struct SignatureRenderer: Sendable {
         }
     }
 
-    /// Un-premultiplies an ARGB32 surface into rows of `channels` and writes them as a PNG: decorated images are
-    /// mostly one background colour, which the coverage encoder's deflate takes as runs once each row is
-    /// Sub-filtered (``CoveragePNGEncoder/encode(_:channels:width:height:metadata:)``).
+    /// Un-premultiplies an ARGB32 surface into rows of `channels`, in the surface's own memory, and writes them as
+    /// a PNG: decorated images are mostly one background colour, which the coverage encoder's deflate takes as runs
+    /// once each row is Sub-filtered (``CoveragePNGEncoder/encode(_:channels:width:height:metadata:)``). The
+    /// surface's pixels are overwritten: no second image buffer, whose pages a new process would fault in.
     /// - Parameter channels: `.rgba`, or `.grey` or `.greyAlpha` when every pixel is grey (and, for `.grey`,
     ///   opaque), which the caller knows from the colours it painted (``Scene/paintsGreysOnly``).
     func encodeARGB(_ surface: CairoSurface, channels: CoveragePNGEncoder.Channels = .rgba,
                     metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
-        let width = surface.width, height = surface.height
-        let count = width * height * channels.rawValue
-        let pixels = try [UInt8](unsafeUninitializedCapacity: count) { (out, initialized) throws(RenderError) in
-            try surface.withPixels { (src) throws(RenderError) in
-                Unpremultiply.convert(src, stride: surface.stride, width: width, height: height, to: channels, into: out)
-            }
-            initialized = count
-        }
-        return try pixels.withUnsafeBufferPointer { (buf) throws(RenderError) in
+        let width = surface.width, height = surface.height, stride = surface.stride
+        return try surface.withMutablePixels { (pixels) throws(RenderError) in
+            Unpremultiply.convert(pixels, stride: stride, width: width, height: height, to: channels, into: pixels)
+            let converted = UnsafeBufferPointer(start: pixels.assumingMemoryBound(to: UInt8.self),
+                                                count: width * height * channels.rawValue)
             // The pool keeps encoders by their buffers' size: the bytes of the pixels here.
-            try EncoderPool.shared.withEncoder(pixels: buf.count) { (encoder) throws(RenderError) in
-                try encoder.encode(buf, channels: channels, width: width, height: height, metadata: metadata)
+            return try EncoderPool.shared.withEncoder(pixels: converted.count) { (encoder) throws(RenderError) in
+                try encoder.encode(converted, channels: channels, width: width, height: height, metadata: metadata)
             }
         }
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// Premultiplied ARGB32 to straight RGBA: every pixel as the formula gives it, whether it stands in a run of
 /// transparent pixels (cleared as a run), right after one (black, whose colour bytes are zero too), at a row's end,
-/// or beside the padding of a stride wider than the row.
+/// or beside the padding of a stride wider than the row; into a buffer of its own or in place.
 @Suite struct UnpremultiplyTests {
     @Test(arguments: [1, 3, 4, 7, 61])
     func everyPixelIsTheFormulasWhateverRunsItStandsIn(width: Int) {
@@ -35,6 +35,12 @@ import Testing
                 #expect(Array(rgba[o..<o + 4]) == expected, "pixel \(x), \(y)")
             }
         }
+        // In place, as a surface is converted: the same bytes at the start of the image's memory.
+        var inPlace = bytes
+        inPlace.withUnsafeMutableBytes {
+            Unpremultiply.convert($0.baseAddress!, stride: stride, width: width, height: height, to: .rgba, into: $0.baseAddress!)
+        }
+        #expect(Array(inPlace.prefix(rgba.count)) == rgba)
     }
 
     /// Grey pixels give the same grey and alpha as through RGBA, in the same runs; opaque ones, one grey byte.
@@ -59,12 +65,19 @@ import Testing
             bytes.withUnsafeBufferPointer { Unpremultiply.argb32($0, stride: stride, width: width, height: height, into: &rgba) }
             let channels = alpha ? 2 : 1
             var grey = [UInt8](repeating: 7, count: width * height * channels)
-            bytes.withUnsafeBufferPointer { src in
-                grey.withUnsafeMutableBufferPointer {
-                    Unpremultiply.convert(src, stride: stride, width: width, height: height,
-                                          to: alpha ? .greyAlpha : .grey, into: $0)
+            bytes.withUnsafeBytes { src in
+                grey.withUnsafeMutableBytes {
+                    Unpremultiply.convert(src.baseAddress!, stride: stride, width: width, height: height,
+                                          to: alpha ? .greyAlpha : .grey, into: $0.baseAddress!)
                 }
             }
+            // In place, as a surface is converted: the same bytes at the start of the image's memory.
+            var inPlace = bytes
+            inPlace.withUnsafeMutableBytes {
+                Unpremultiply.convert($0.baseAddress!, stride: stride, width: width, height: height,
+                                      to: alpha ? .greyAlpha : .grey, into: $0.baseAddress!)
+            }
+            #expect(Array(inPlace.prefix(grey.count)) == grey, "in place, alpha \(alpha)")
             for i in 0..<width * height {
                 let expected = alpha ? [rgba[i * 4 + 1], rgba[i * 4 + 3]] : [rgba[i * 4 + 1]]
                 #expect(Array(grey[i * channels..<(i + 1) * channels]) == expected, "pixel \(i), alpha \(alpha)")

@@ -134,6 +134,15 @@ final class CairoSurface {
         guard let data = cairo_image_surface_get_data(pointer) else { throw .cairo("image surface has no data") }
         return try body(UnsafeBufferPointer(start: data, count: stride * height))
     }
+
+    /// Calls `body` with the pixel memory of an image surface (rows of ``stride`` bytes) after flushing, for it to
+    /// change; Cairo is told afterwards that the pixels changed.
+    func withMutablePixels<R>(_ body: (UnsafeMutableRawPointer) throws(RenderError) -> R) throws(RenderError) -> R {
+        cairo_surface_flush(pointer)
+        guard let data = cairo_image_surface_get_data(pointer) else { throw .cairo("image surface has no data") }
+        defer { cairo_surface_mark_dirty(pointer) }
+        return try body(UnsafeMutableRawPointer(data))
+    }
 }
 
 /// Collects the bytes Cairo writes to a stream, and the links and structure drawn on its pages (completed after
