@@ -28,13 +28,15 @@ import Testing
         strokes: [[InkSample(x: 10, y: 10, t: 0), InkSample(x: 40, y: 20, t: 40)]],
         canvas: Canvas(width: 400, height: 200), startTime: 1_735_560_000_000)
 
+    /// Whether a pixel is clearly the text's red: not the black ink, the grey line or a faint anti-aliased edge.
+    static func isRed(_ c: Color) -> Bool { c.red > 160 && c.green < 110 && c.blue < 110 }
+
     /// The number of red pixels of `image` inside `region` (fractions of the width and height).
     static func redPixels(_ image: DecodedPNG, x: ClosedRange<Double>, y: ClosedRange<Double>) -> Int {
         var count = 0
         for py in 0..<image.height where y.contains(Double(py) / Double(image.height)) {
             for px in 0..<image.width where x.contains(Double(px) / Double(image.width)) {
-                let c = image.pixel(x: px, y: py)
-                if c.red > 160 && c.green < 110 && c.blue < 110 { count += 1 }
+                if isRed(image.pixel(x: px, y: py)) { count += 1 }
             }
         }
         return count
@@ -113,17 +115,14 @@ import Testing
             // Sub-paths that draw something: the outline starts with a lone move to the line box's corner.
             let points = SVGInspection.polylines(svg.paths[k].data).filter { $0.count > 1 }.joined().map { $0 * svg.paths[k].scale }
             let outline = try #require(Rect(bounding: points), "\(script): text \(k) has no outline")
-            var red: Rect?
+            // The corners of every red pixel in the text's rows.
+            var corners: [Point] = []
             for y in 0..<image.height where rows.contains(Double(y) / Double(image.height)) {
-                for x in 0..<image.width {
-                    let c = image.pixel(x: x, y: y)
-                    guard c.red > 160 && c.green < 110 && c.blue < 110 else { continue }
-                    let pixel = Rect(minX: Double(x), minY: Double(y), maxX: Double(x + 1), maxY: Double(y + 1))
-                    red = red.map { Rect(minX: min($0.minX, pixel.minX), minY: min($0.minY, pixel.minY),
-                                         maxX: max($0.maxX, pixel.maxX), maxY: max($0.maxY, pixel.maxY)) } ?? pixel
+                for x in 0..<image.width where Self.isRed(image.pixel(x: x, y: y)) {
+                    corners += [Point(Double(x), Double(y)), Point(Double(x + 1), Double(y + 1))]
                 }
             }
-            let drawn = try #require(red, "\(script): text \(k) has no red pixels")
+            let drawn = try #require(Rect(bounding: corners), "\(script): text \(k) has no red pixels")
             let sides = [outline.minX - drawn.minX, outline.minY - drawn.minY, outline.maxX - drawn.maxX, outline.maxY - drawn.maxY]
             #expect(sides.allSatisfy { abs($0) <= 2 }, "\(script): text \(k) outline \(outline), pixels \(drawn)")
         }

@@ -52,13 +52,11 @@ struct Scene {
     var paintsGreysOnly: Bool {
         func grey(_ c: Color) -> Bool { c.red == c.green && c.green == c.blue }
         let d = options.decorations
-        guard options.background.alpha == 0 || grey(options.background),
-              inkFills.allSatisfy({ $0.erases || grey($0.color) }),
-              !(d.signatureLine || d.xMark) || grey(d.lineColor),
-              timestamp == nil || grey(d.textColor),
-              (d.watermark ?? "").isEmpty || grey(d.watermarkColor)
-        else { return false }
-        return true
+        return (options.background.alpha == 0 || grey(options.background))
+            && inkFills.allSatisfy { $0.erases || grey($0.color) }
+            && (!(d.signatureLine || d.xMark) || grey(d.lineColor))
+            && (timestamp == nil || grey(d.textColor))
+            && ((d.watermark ?? "").isEmpty || grey(d.watermarkColor))
     }
 
     /// The colour of the ink when it is one colour (``InkGeometry/isSinglePaint``).
