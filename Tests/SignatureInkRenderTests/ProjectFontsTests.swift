@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 import CPango
+import SignatureInk
 @testable import SignatureInkRender
 import Testing
 
 @Suite struct ProjectFontsTests {
     /// The family names of the faces the project's configuration loads, one per face.
-    static func families() throws -> [String] {
-        let (config, fonts) = try ProjectFonts.makeConfiguration().get()
+    static func families(_ set: ProjectFonts.FontSet = .all) throws -> [String] {
+        let (config, fonts) = try ProjectFonts.makeConfiguration(set).get()
         defer { FcConfigDestroy(config) }
         return (0..<Int(fonts.pointee.nfont)).compactMap { i in
             var value: UnsafeMutablePointer<FcChar8>?
@@ -27,5 +28,64 @@ import Testing
         }
         #expect(families.filter { $0 == "Noto Sans" }.count == 4)
         #expect(families.count == 4 + 2 + 2 + 2 + 10 + 1, "\(families)")
+    }
+
+    /// The common set is every face of the complete one but the CJK collections' faces.
+    @Test func theCommonSetIsEveryFaceButTheCJKOnes() throws {
+        let all = try Self.families(.all), common = try Self.families(.common)
+        #expect(common.sorted() == all.filter { !$0.hasPrefix("Noto Sans CJK") }.sorted(), "\(common)")
+        #expect(common.count == 4 + 2 + 2 + 2 + 1, "\(common)")
+    }
+
+    /// Text of the scripts the common families cover.
+    static let commonTexts = [
+        "", "Ada Lovelace", "2026-11-28 14:02:07 UTC", "DRAFT", "Zoë Łukasiewicz-Øster, naïve café — “quoted” …",
+        "Ελληνικά κείμενα", "Русский текст", "النص العربي ١٢٣", "טקסט עברי", "हिन्दी पाठ", "fi fl ffi",
+        "  \u{00A0}no-break",
+    ]
+
+    /// Which font set a text is set with: without the CJK collections when the other families have all of it.
+    @Test func aTextIsSetWithoutTheCJKFontsWhenTheOthersHaveAllOfIt() throws {
+        for text in Self.commonTexts {
+            #expect(try ProjectFonts.fontSet(for: text) == .common, "\(text)")
+        }
+        // CJK, Latin with one CJK character, and a character no font has (which the complete set reports missing).
+        for text in ["山田太郎", "Ada 山田", "한국어", "カタカナ", "\u{13000}"] {
+            #expect(try ProjectFonts.fontSet(for: text) == .all, "\(text)")
+        }
+    }
+
+    /// A text the common set is chosen for gives the same glyphs, in the same places, as the complete set gives:
+    /// the same outline, in every style, language and base direction.
+    @Test func theCommonSetDrawsWhatTheCompleteSetDraws() throws {
+        let fonts = [
+            TextFont(size: 12), TextFont(size: 17.5, bold: true), TextFont(size: 9, italic: true),
+            TextFont(size: 12, bold: true, italic: true), TextFont(size: 24, handwriting: true),
+            TextFont(size: 12, language: "ar"), TextFont(size: 12, language: "ja"),
+            TextFont(size: 12, language: "zh-Hant"),
+        ]
+        for text in Self.commonTexts where !text.isEmpty {
+            for font in fonts {
+                for direction in [PANGO_DIRECTION_WEAK_LTR, PANGO_DIRECTION_RTL] {
+                    let line = TextLine(text: text, font: font)
+                    let common = try Self.outline(line, direction: direction, fonts: .common)
+                    let all = try Self.outline(line, direction: direction, fonts: .all)
+                    #expect(common.elements.count > 4, "\(text) \(font)")
+                    let same = common == all
+                    #expect(same, "\(text) \(font) \(direction)")
+                }
+            }
+        }
+    }
+
+    /// The outline of `line` laid out with the font set `fonts`, its layout made anew (not one kept for the text).
+    static func outline(_ line: TextLine, direction: PangoDirection, fonts: ProjectFonts.FontSet) throws -> Path {
+        try ProjectFonts.holding { () throws(RenderError) -> Path in
+            let layout = try line.makeLayout(direction: direction, fonts: fonts)
+            defer { pango.g_object_unref(UnsafeMutableRawPointer(layout)) }
+            let context = try CairoContext(surface: try CairoSurface(unboundedRecording: ()))
+            pango.pango_cairo_layout_path(context.pointer, layout)
+            return try context.takePath()
+        }
     }
 }

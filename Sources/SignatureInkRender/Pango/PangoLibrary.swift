@@ -14,7 +14,8 @@ enum PangoLibrary {
     }
 }
 
-/// Pango's functions, for code that runs inside ``ProjectFonts/withContext(_:)``, which opens them first.
+/// Pango's functions, for code that runs inside ``ProjectFonts/withContext(language:direction:for:fonts:_:)``, which
+/// opens them first.
 var pango: SIPango {
     PangoLibrary.loaded.openedFunctions(orStop: "Pango is used before ProjectFonts.withContext opened it")
 }

@@ -8,47 +8,77 @@ import Glibc
 import Darwin
 #endif
 
-/// The fonts all text is set in, and the one Pango font map that uses them.
+/// The fonts all text is set in, and the Pango font maps that use them.
 ///
 /// The set is fixed: Noto Sans for Latin, Greek and Cyrillic, Noto Sans Arabic, Hebrew and Devanagari, and Noto Sans
 /// CJK for Chinese, Japanese and Korean, from Debian's `fonts-noto-core` and `fonts-noto-cjk` (which `make`
 /// installs). The fontconfig configuration is built here, in memory, and names only those files, so a host's other
 /// fonts and its own fontconfig files never change what is drawn: the same text gives the same glyphs and the same
-/// bytes wherever the packages are installed.
+/// bytes wherever the packages are installed. A text that the CJK collections are not needed for is set with a
+/// font map that does not load them (``FontSet``), with the same glyphs.
 ///
 /// A Pango font map is not safe to use from several threads at once, so every use goes through
-/// ``withContext(language:direction:_:)``, which lends the caller a font map and context that no other thread holds,
-/// and makes one more when every one is lent: texts on several threads are laid out at once, and there are never more
-/// font maps than threads that set text at the same moment. With one font map behind one lock, two workers signing
-/// consents took turns at their text (a quarter of a signing: HarfBuzz, Pango and GLib in perf) and spun waiting for it
-/// (5 % of the server's time, BENCHMARKS.md). Every font map is made from the same configuration, so a text gives the
-/// same glyphs and the same bytes whichever one lays it out.
+/// ``withContext(language:direction:for:fonts:_:)``, which lends the caller font maps and a context that no other
+/// thread holds, and makes more when every one is lent: texts on several threads are laid out at once, and there are
+/// never more font maps of a font set than threads that set text at the same moment. With one font map behind one lock,
+/// two workers signing consents took turns at their text (a quarter of a signing: HarfBuzz, Pango and GLib in perf) and
+/// spun waiting for it (5 % of the server's time, BENCHMARKS.md). Every font map of a font set is made from the same
+/// configuration, so a text gives the same glyphs and the same bytes whichever one lays it out.
 ///
 /// Cairo 1.16, however, opens and closes the FreeType faces of all font maps itself, with one FreeType library, and
 /// calls `FT_New_Face` outside its own lock; it keeps at most ten faces open and closes one that no thread is using
 /// when an eleventh is needed. Texts in more than ten faces (Latin, Arabic, Hebrew, Devanagari and CJK, regular and
 /// bold) set on several threads at once therefore opened and closed faces at the same moment, which corrupts
 /// FreeType's list of faces: eight threads signing consents in eight scripts crashed the process, or failed with
-/// "error occurred in libfreetype". So by default only one thread sets text at a time (``withContext(language:direction:_:)``
-/// takes a process-wide lock). A process that sets text on several threads (the server) calls ``openEveryFace()``
-/// once: every face of the project's fonts is then opened and never closed, Cairo never opens or closes one again,
-/// and threads set text at once without the lock. Each font map keeps the paragraph layouts it made
-/// (``layout(_:_:)``), so that a document is laid out once from pagination to drawing, and text that the next document
-/// sets again (a consent document's own text, in a batch of consents to it) is not laid out again.
+/// "error occurred in libfreetype". So by default only one thread sets text at a time
+/// (``withContext(language:direction:for:fonts:_:)`` takes a process-wide lock). A process that sets text on several
+/// threads (the server) calls ``openEveryFace()`` once: every face of the project's fonts is then opened and never
+/// closed, Cairo never opens or closes one again, and threads set text at once without the lock. Each font map keeps
+/// the paragraph layouts it made (``layout(_:_:)``), so that a document is laid out once from pagination to drawing,
+/// and text that the next document sets again (a consent document's own text, in a batch of consents to it) is not laid
+/// out again.
 package enum ProjectFonts {
     /// Folders that hold the fonts, as Debian installs them.
     static let directories = ["/usr/share/fonts/truetype/noto", "/usr/share/fonts/opentype/noto",
                               "/usr/share/fonts/truetype/ecolier-court"]
 
     /// The font files used, by name; every other file in ``directories`` is left out.
-    static let files = [
-        "NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NotoSans-Italic.ttf", "NotoSans-BoldItalic.ttf",
-        "NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf",
-        "NotoSansHebrew-Regular.ttf", "NotoSansHebrew-Bold.ttf",
-        "NotoSansDevanagari-Regular.ttf", "NotoSansDevanagari-Bold.ttf",
-        "NotoSansCJK-Regular.ttc", "NotoSansCJK-Bold.ttc",
-        "Ecolier-court.ttf",
-    ]
+    static let files = FontSet.all.files
+
+    /// The cursive face of typed signatures (`handwriting`): the first family only when asked for.
+    static let handwritingFile = "Ecolier-court.ttf"
+
+    /// Which of the project's fonts a configuration, and the font map made from it, loads.
+    ///
+    /// Pango sorts every face of its configuration for each new font description (each size, weight and language),
+    /// and the sort merges the character set of every face it keeps. The CJK collections' twenty faces have the
+    /// largest sets by far, so a text that none of their characters is in is set with a font map that does not load
+    /// them (``common``). That text gives the same glyphs and the same bytes either way: every family but the CJK
+    /// ones comes before them in ``families(language:handwriting:)``, so the first face that has a character of it
+    /// is the same face in both. Counted with callgrind, in a new process: the study consent with two signers went
+    /// from 111.5 M to 99.5 M instructions, a render with a timestamp and a watermark from 38.3 M to 30.6 M, with
+    /// the same bytes out.
+    enum FontSet: Hashable, Sendable {
+        /// Latin, Greek, Cyrillic, Arabic, Hebrew and Devanagari, and the cursive face of typed signatures.
+        case common
+        /// Every font: ``common`` and the CJK collections.
+        case all
+
+        /// The font files, by name.
+        var files: [String] {
+            let common = [
+                "NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NotoSans-Italic.ttf", "NotoSans-BoldItalic.ttf",
+                "NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf",
+                "NotoSansHebrew-Regular.ttf", "NotoSansHebrew-Bold.ttf",
+                "NotoSansDevanagari-Regular.ttf", "NotoSansDevanagari-Bold.ttf",
+                ProjectFonts.handwritingFile,
+            ]
+            return switch self {
+            case .common: common
+            case .all: common + ["NotoSansCJK-Regular.ttc", "NotoSansCJK-Bold.ttc"]
+            }
+        }
+    }
 
     /// The families in the order Pango tries them for each character, ending with the CJK family that suits
     /// `language` (Japanese, Korean and traditional Chinese forms differ from simplified Chinese ones); with
@@ -60,8 +90,8 @@ package enum ProjectFonts {
         return (handwriting ? "Ecolier_court," : "") + "Noto Sans,Noto Sans Arabic,Noto Sans Hebrew,Noto Sans Devanagari,Noto Sans CJK \(cjk)"
     }
 
-    /// The fontconfig configuration: the folders, the system's and the user's font caches (so that no font is
-    /// scanned again when the packages' caches are current), a selection that accepts only ``files`` and, of the CJK
+    /// The fontconfig configuration of `set`: the folders, the system's and the user's font caches (so that no font
+    /// is scanned again when the packages' caches are current), a selection that accepts only its files and, of the CJK
     /// collections, only the proportional faces, and Noto Sans without its optional ligatures.
     ///
     /// The monospaced CJK faces ("Noto Sans Mono CJK JP" and the rest) share the collections' files and cover the
@@ -75,9 +105,9 @@ package enum ProjectFonts {
     /// CID font for that one glyph: a consent PDF carried Noto Sans Regular twice. Without them Latin text is
     /// embedded once per face, and its words read back letter by letter. Required ligatures (`rlig`: Arabic's
     /// lam-alef) and the other scripts' families are left as they are.
-    static var configuration: String {
+    static func configuration(_ set: FontSet = .all) -> String {
         let dirs = directories.map { "<dir>\($0)</dir>" }.joined()
-        let accepted = files.map { "<glob>*/\($0)</glob>" }.joined()
+        let accepted = set.files.map { "<glob>*/\($0)</glob>" }.joined()
         let monospaced = ["JP", "KR", "SC", "TC", "HK"]
             .map { "<pattern><patelt name=\"family\"><string>Noto Sans Mono CJK \($0)</string></patelt></pattern>" }.joined()
         return """
@@ -92,27 +122,49 @@ package enum ProjectFonts {
             """
     }
 
-    /// A font map and the contexts made from it, used by one thread at a time (it is lent by
-    /// ``withContext(language:direction:_:)``).
+    /// The font maps of the font sets and the contexts made from them, used by one thread at a time (they are lent
+    /// by ``withContext(language:direction:for:fonts:_:)``).
     ///
-    /// A context is made once for each language and base direction and never changed afterwards: a Pango layout
-    /// checks its context's serial before each use and lays itself out again when the context has changed, so a
+    /// A context is made once for each language, base direction and font set and never changed afterwards: a Pango
+    /// layout checks its context's serial before each use and lays itself out again when the context has changed, so a
     /// context that one text set to Arabic and another set back would have every kept layout (a document keeps its
     /// paragraphs' layouts from pagination to drawing) laid out twice, the second time with the other settings.
     private final class State: @unchecked Sendable {
-        let fontMap: UnsafeMutablePointer<PangoFontMap>
+        /// The font map of each font set, made when a text first needs it.
+        private var fontMaps: [FontSet: UnsafeMutablePointer<PangoFontMap>]
         var contexts: [ContextKey: OpaquePointer] = [:]
 
         /// Contexts made past ``maxContexts``, released when the lending ends.
         var unkept: [OpaquePointer] = []
 
-        init(fontMap: UnsafeMutablePointer<PangoFontMap>) { self.fontMap = fontMap }
+        /// The characters of the ``FontSet/common`` families other than the cursive one, or `nil` when every text
+        /// is set with ``FontSet/all``.
+        private let commonCharacters: CharacterCoverage?
+
+        init(fontMaps: [FontSet: UnsafeMutablePointer<PangoFontMap>], commonCharacters: CharacterCoverage?) {
+            self.fontMaps = fontMaps
+            self.commonCharacters = commonCharacters
+        }
+
+        /// The font set `text` is set with: ``FontSet/common`` when its families have every character of it.
+        func fontSet(for text: String) -> FontSet {
+            guard let commonCharacters, commonCharacters.covers(text) else { return .all }
+            return .common
+        }
+
+        /// The font map of `set`, made on first use.
+        private func fontMap(_ set: FontSet) throws(RenderError) -> UnsafeMutablePointer<PangoFontMap> {
+            if let map = fontMaps[set] { return map }
+            let map = try ProjectFonts.makeFontMap(set).get()
+            fontMaps[set] = map
+            return map
+        }
 
         /// The context for `key`, made on first use; past ``maxContexts`` a new one each time, which the caller's
         /// layouts keep alive as long as they need it.
         func context(_ key: ContextKey) throws(RenderError) -> OpaquePointer {
             if let context = contexts[key] { return context }
-            guard let context = pango.pango_font_map_create_context(fontMap) else {
+            guard let context = pango.pango_font_map_create_context(try fontMap(key.fonts)) else {
                 throw .text("Pango could not make a context")
             }
             // Outlines at their design positions: no hinting and no rounding, so a text measures the same at every
@@ -181,10 +233,54 @@ package enum ProjectFonts {
         }
     }
 
-    /// A context's language and base direction.
+    /// A context's language, base direction and font set.
     struct ContextKey: Hashable {
         var language: String
         var direction: PangoDirection
+        var fonts: FontSet
+    }
+
+    /// The characters some fonts have, as a fontconfig character set, with the ASCII ones as bits (most text is
+    /// ASCII, and a bit test is quicker than a search of the set's pages).
+    private final class CharacterCoverage: @unchecked Sendable {
+        private let characters: OpaquePointer
+        private let ascii: (low: UInt64, high: UInt64)
+
+        /// The union of the character sets of `fonts`; `nil` when none of them has one.
+        init?(fonts: [OpaquePointer]) {
+            guard let union = FcCharSetCreate() else { return nil }
+            var any = false
+            for font in fonts {
+                var set: OpaquePointer?
+                guard FcPatternGetCharSet(font, FC_CHARSET, 0, &set) == FcResultMatch, let set else { continue }
+                guard FcCharSetMerge(union, set, nil) != 0 else { FcCharSetDestroy(union); return nil }
+                any = true
+            }
+            guard any else { FcCharSetDestroy(union); return nil }
+            characters = union
+            var low: UInt64 = 0, high: UInt64 = 0
+            for c in UInt32(0)..<128 where FcCharSetHasChar(union, c) != 0 {
+                if c < 64 { low |= 1 << UInt64(c) } else { high |= 1 << UInt64(c - 64) }
+            }
+            ascii = (low, high)
+        }
+
+        deinit { FcCharSetDestroy(characters) }
+
+        /// Whether every character of `text` is in the set.
+        func covers(_ text: String) -> Bool {
+            for scalar in text.unicodeScalars {
+                let c = scalar.value
+                if c < 64 {
+                    if ascii.low & (1 << UInt64(c)) == 0 { return false }
+                } else if c < 128 {
+                    if ascii.high & (1 << UInt64(c - 64)) == 0 { return false }
+                } else if FcCharSetHasChar(characters, c) == 0 {
+                    return false
+                }
+            }
+            return true
+        }
     }
 
     /// Most contexts a font map keeps (languages times directions); more are made and dropped as needed.
@@ -207,7 +303,7 @@ package enum ProjectFonts {
 
     /// The layout of `line` that this thread's font map made before, or a new one from `make`, kept for the next
     /// use: a page's footer, a list's markers, a signature block's caption are the same lines in every document of a
-    /// batch. Inside ``withContext(language:direction:_:)`` only; outside, `make` is called.
+    /// batch. Inside ``withContext(language:direction:for:fonts:_:)`` only; outside, `make` is called.
     static func lineLayout(_ line: TextLine, _ make: () throws(RenderError) -> TextLine.Layout) throws(RenderError)
         -> TextLine.Layout {
         guard let state = heldState else { return try make() }
@@ -216,7 +312,7 @@ package enum ProjectFonts {
 
     /// The paragraph layout for `key` that this thread's font map made before, or a new one from `make`, kept for the
     /// next document that sets the same paragraph in the same width: a batch of consents to one document lays out its
-    /// text once. Inside ``withContext(language:direction:_:)`` only; outside, `make` is called.
+    /// text once. Inside ``withContext(language:direction:for:fonts:_:)`` only; outside, `make` is called.
     static func layout(_ key: Paragraph.LayoutKey, _ make: () throws(RenderError) -> Paragraph.Layout) throws(RenderError)
         -> Paragraph.Layout {
         guard let state = heldState else { return try make() }
@@ -310,8 +406,8 @@ package enum ProjectFonts {
 
     private static let pool = Mutex(Pool())
 
-    /// The state the current thread holds, while it runs a ``withContext(language:direction:_:)`` body: a text set
-    /// inside another (a signature block's name inside a document's page) uses the same font map, so that a
+    /// The state the current thread holds, while it runs a ``withContext(language:direction:for:fonts:_:)`` body: a
+    /// text set inside another (a signature block's name inside a document's page) uses the same font map, so that a
     /// document can keep its layouts from pagination to drawing.
     private static let heldKey: pthread_key_t = {
         var key = pthread_key_t()
@@ -319,7 +415,7 @@ package enum ProjectFonts {
         return key
     }()
 
-    /// The state the current thread holds, or `nil` outside ``withContext(language:direction:_:)``.
+    /// The state the current thread holds, or `nil` outside ``withContext(language:direction:for:fonts:_:)``.
     private static var heldState: State? {
         pthread_getspecific(heldKey).map { Unmanaged<State>.fromOpaque($0).takeUnretainedValue() }
     }
@@ -333,11 +429,32 @@ package enum ProjectFonts {
     ///   - language: the BCP 47 tag the context sets.
     ///   - direction: the context's base direction; default weak left to right (each paragraph from its first
     ///     strong character).
+    ///   - text: the text the context sets, which chooses the font set (``FontSet``).
+    ///   - fonts: the font set to use instead of the one `text` chooses.
     /// - Throws: ``RenderError/text(_:)`` when none of the project's fonts is installed, or what `body` throws.
-    static func withContext<R>(language: String, direction: PangoDirection = PANGO_DIRECTION_WEAK_LTR,
+    static func withContext<R>(language: String, direction: PangoDirection = PANGO_DIRECTION_WEAK_LTR, for text: String,
+                               fonts: FontSet? = nil,
                                _ body: (OpaquePointer) throws(RenderError) -> R) throws(RenderError) -> R {
-        let key = ContextKey(language: language, direction: direction)
-        if let state = heldState { return try body(try state.context(key)) }
+        try holdingState { (state) throws(RenderError) -> R in
+            let key = ContextKey(language: language, direction: direction, fonts: fonts ?? state.fontSet(for: text))
+            return try body(try state.context(key))
+        }
+    }
+
+    /// The font set a text is set with, from the fonts this thread holds or a state borrowed for the question.
+    static func fontSet(for text: String) throws(RenderError) -> FontSet {
+        try holdingState { (state) throws(RenderError) -> FontSet in state.fontSet(for: text) }
+    }
+
+    /// Runs `body` holding a font map, so that every text set in it, on this thread, uses that one (see
+    /// ``withContext(language:direction:for:fonts:_:)``).
+    static func holding<R>(_ body: () throws(RenderError) -> R) throws(RenderError) -> R {
+        try holdingState { (_) throws(RenderError) -> R in try body() }
+    }
+
+    /// Runs `body` with the state this thread holds, or with one borrowed for as long as `body` runs.
+    private static func holdingState<R>(_ body: (State) throws(RenderError) -> R) throws(RenderError) -> R {
+        if let state = heldState { return try body(state) }
         let alone = !everyFaceOpen.load(ordering: .acquiring)
         if alone { textLock.lock() }
         defer { if alone { textLock.unlock() } }
@@ -348,13 +465,7 @@ package enum ProjectFonts {
             state.releaseUnkept()
             pool.withLock { $0.idle.append(state) }
         }
-        return try body(try state.context(key))
-    }
-
-    /// Runs `body` holding a font map, so that every text set in it, on this thread, uses that one (see
-    /// ``withContext(language:direction:_:)``).
-    static func holding<R>(_ body: () throws(RenderError) -> R) throws(RenderError) -> R {
-        try withContext(language: "und") { _ throws(RenderError) in try body() }
+        return try body(state)
     }
 
     /// A state no thread holds: an idle one, or a new one, made outside the lock so that other threads go on.
@@ -372,11 +483,12 @@ package enum ProjectFonts {
         }
     }
 
-    /// A new fontconfig configuration of the project's fonts (``configuration``), and its fonts; the caller destroys
-    /// the configuration.
-    static func makeConfiguration() -> Result<(OpaquePointer, UnsafeMutablePointer<FcFontSet>), RenderError> {
+    /// A new fontconfig configuration of the project's fonts of `set` (``configuration(_:)``), and its fonts; the
+    /// caller destroys the configuration.
+    static func makeConfiguration(_ set: FontSet = .all)
+        -> Result<(OpaquePointer, UnsafeMutablePointer<FcFontSet>), RenderError> {
         guard let config = FcConfigCreate() else { return .failure(.text("fontconfig could not be started")) }
-        let text = Array(configuration.utf8) + [0]  // fontconfig reads a NUL-terminated buffer
+        let text = Array(configuration(set).utf8) + [0]  // fontconfig reads a NUL-terminated buffer
         let parsed = text.withUnsafeBufferPointer { FcConfigParseAndLoadFromMemory(config, $0.baseAddress, 1) }
         guard parsed != 0, FcConfigBuildFonts(config) != 0 else {
             FcConfigDestroy(config)
@@ -390,14 +502,14 @@ package enum ProjectFonts {
         return .success((config, fonts))
     }
 
-    /// Builds the fontconfig configuration and a font map that uses it; once for each state.
-    private static func load() -> Result<State, RenderError> {
-        if case let .failure(error) = PangoLibrary.loaded { return .failure(error) }
-        let config: OpaquePointer
-        switch makeConfiguration() {
-        case let .success(made): config = made.0
-        case let .failure(error): return .failure(error)
-        }
+    /// A font map of the fonts of `set`, made from a configuration of its own.
+    private static func makeFontMap(_ set: FontSet) -> Result<UnsafeMutablePointer<PangoFontMap>, RenderError> {
+        makeConfiguration(set).flatMap { made in fontMap(configuration: made.0) }
+    }
+
+    /// A font map that uses `config`; the caller's reference to `config` is released.
+    private static func fontMap(configuration config: OpaquePointer)
+        -> Result<UnsafeMutablePointer<PangoFontMap>, RenderError> {
         defer { FcConfigDestroy(config) }
         // Before the font map, whose making starts Pango's FcInit thread; once, by the first load that sees the flag.
         if processDefault.compareExchange(expected: true, desired: false, ordering: .relaxed).exchanged {
@@ -407,6 +519,24 @@ package enum ProjectFonts {
             return .failure(.text("Pango has no FreeType font map"))
         }
         pango.pango_fc_font_map_set_config(OpaquePointer(map), config)
-        return .success(State(fontMap: map))
+        return .success(map)
+    }
+
+    /// A new state: the ``FontSet/common`` font map and the characters of its families; the ``FontSet/all`` one is
+    /// made when a text first needs it. When no common font is installed, every text is set with ``FontSet/all``,
+    /// whose font map is then made at once, so that a state exists only when some font does.
+    private static func load() -> Result<State, RenderError> {
+        if case let .failure(error) = PangoLibrary.loaded { return .failure(error) }
+        guard case let .success((config, fonts)) = makeConfiguration(.common) else {
+            return makeFontMap(.all).map { State(fontMaps: [.all: $0], commonCharacters: nil) }
+        }
+        // The cursive face comes first only in typed signatures, so the characters that only it has are not counted.
+        let faces = (0..<Int(fonts.pointee.nfont)).compactMap { fonts.pointee.fonts[$0] }.filter { font in
+            var file: UnsafeMutablePointer<FcChar8>?
+            guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file else { return false }
+            return !String(cString: file).hasSuffix("/" + handwritingFile)
+        }
+        let characters = CharacterCoverage(fonts: faces)
+        return fontMap(configuration: config).map { State(fontMaps: [.common: $0], commonCharacters: characters) }
     }
 }

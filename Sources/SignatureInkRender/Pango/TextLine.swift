@@ -121,7 +121,7 @@ struct TextLine: Hashable {
     }
 
     /// A line's Pango layout, released with the last reference (while a thread holds its font map: see
-    /// ``ProjectFonts/withContext(language:direction:_:)``).
+    /// ``ProjectFonts/withContext(language:direction:for:fonts:_:)``).
     final class Layout {
         let pointer: OpaquePointer
         init(pointer: OpaquePointer) { self.pointer = pointer }
@@ -129,13 +129,15 @@ struct TextLine: Hashable {
     }
 
     /// A new Pango layout of the text in the font, from a context with the font's language and `direction` as its
-    /// base direction; the caller releases it with `g_object_unref` while it holds the fonts
-    /// (``ProjectFonts/withContext(language:direction:_:)``).
-    func makeLayout(direction: PangoDirection) throws(RenderError) -> OpaquePointer {
+    /// base direction, in the font set the text chooses or in `fonts`; the caller releases it with `g_object_unref`
+    /// while it holds the fonts (``ProjectFonts/withContext(language:direction:for:fonts:_:)``).
+    func makeLayout(direction: PangoDirection, fonts: ProjectFonts.FontSet? = nil) throws(RenderError)
+        -> OpaquePointer {
         guard font.size > 0, font.size.isFinite else {
             throw .invalidOption(option: "font size", message: "\(font.size); must be a positive number")
         }
-        return try ProjectFonts.withContext(language: font.language, direction: direction) { (context) throws(RenderError) in
+        return try ProjectFonts.withContext(language: font.language, direction: direction, for: text,
+                                            fonts: fonts) { (context) throws(RenderError) in
             guard let layout = pango.pango_layout_new(context) else { throw .text("Pango could not make a layout") }
             guard let description = pango.pango_font_description_new() else {
                 pango.g_object_unref(UnsafeMutableRawPointer(layout))
