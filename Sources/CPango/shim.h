@@ -7,7 +7,11 @@
 // headers, so a call through the table is checked exactly as a direct call would be. Fontconfig stays linked:
 // Cairo needs it anyway.
 #include <dlfcn.h>
+#include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
 #include <fontconfig/fontconfig.h>
@@ -44,10 +48,70 @@ typedef struct SIPango {
 #undef SI_PANGO_FIELD
 } SIPango;
 
-/// Opens Pango's Cairo library (and with it Pango, GLib and GObject) and fills `api`.
+/// Empty shared objects named as the system's Cairo, fontconfig and FreeType (`libcairo.so.2`, ...), which the
+/// release link (Scripts/link-release) puts in an executable that has those three libraries linked in and exports
+/// their functions; absent (a null address) from every other build.
+///
+/// Pango's libraries name the shared Cairo, fontconfig and FreeType as needed, and the loader would load them and
+/// what they need (X11, xcb, pixman, libpng, expat, brotli): 18 shared objects, although every call reaches the
+/// executable's own copy. An object already loaded under a library's name stands for it, so these are loaded first.
+/// A render with a timestamp and a watermark, in a new process, went from 30.6 M to 26.3 M instructions and from 15
+/// to 13 ms (callgrind; farm-bench, 40 pairs).
+typedef struct SIStandIns {
+    uint64_t count;
+    struct { const char *_Nonnull name; const unsigned char *_Nonnull bytes; uint64_t size; } libraries[];
+} SIStandIns;
+extern const SIStandIns si_stand_ins __attribute__((weak));
+
+/// `memfd_create` (glibc declares it only for _GNU_SOURCE).
+extern int memfd_create(const char *_Nonnull name, unsigned int flags);
+
+/// Loads each stand-in from an anonymous file; a stand-in that cannot be written or loaded is left out, and the
+/// loader then loads the library itself. Fills `handles` (as many as `si_stand_ins` has, at most `capacity`) and
+/// returns how many were loaded.
+/// The files stay open until every stand-in is loaded: the loader knows an object by its path, and a file number
+/// closed and given to the next file would make that one's path the first one's.
+static inline int si_load_stand_ins(void *_Nullable *_Nonnull handles, int capacity) {
+    int loaded = 0;
+#ifdef __linux__
+    if (&si_stand_ins == NULL) return 0;
+    int files[8], opened = 0;
+    for (uint64_t i = 0; i < si_stand_ins.count && opened < 8 && loaded < capacity; i++) {
+        // MFD_CLOEXEC | MFD_NOEXEC_SEAL: a stand-in has no code; kernels before 6.3 know only the first.
+        int file = memfd_create(si_stand_ins.libraries[i].name, 1 | 8);
+        if (file < 0 && errno == EINVAL) file = memfd_create(si_stand_ins.libraries[i].name, 1);
+        if (file < 0) break;
+        files[opened++] = file;
+        const unsigned char *bytes = si_stand_ins.libraries[i].bytes;
+        uint64_t left = si_stand_ins.libraries[i].size;
+        while (left > 0) {
+            ssize_t written = write(file, bytes, left);
+            if (written <= 0) break;
+            bytes += written;
+            left -= (uint64_t)written;
+        }
+        char path[48];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", file);
+        void *handle = left == 0 ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+        if (handle != NULL) handles[loaded++] = handle;
+    }
+    for (int i = 0; i < opened; i++) close(files[i]);
+#endif
+    return loaded;
+}
+
+/// Opens Pango's Cairo library (and with it Pango, GLib and GObject) and fills `api`, with the stand-ins of
+/// `si_stand_ins` in place of the shared Cairo, fontconfig and FreeType when the executable has them; should Pango
+/// not load beside them, they are closed and Pango is opened as it is without them.
 /// Returns NULL when every function was found, or else what went wrong: the loader's message or a missing name.
 static inline const char *_Nullable si_pango_load(SIPango *_Nonnull api) {
+    void *standIns[8];
+    int count = si_load_stand_ins(standIns, 8);
     void *library = dlopen(SI_PANGO_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL && count > 0) {
+        for (int i = 0; i < count; i++) dlclose(standIns[i]);
+        library = dlopen(SI_PANGO_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    }
     if (library == NULL) return dlerror();
 #define SI_PANGO_LOOKUP(name) if ((*(void **)&api->name = dlsym(library, #name)) == NULL) return #name;
     SI_PANGO_FUNCTIONS(SI_PANGO_LOOKUP)

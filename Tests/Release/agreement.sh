@@ -3,7 +3,8 @@
 # The command-line tool as `make release` builds it (Cairo, libpng and fontconfig linked in from their archives,
 # Pango and qpdf opened on first use; Scripts/link-release) against the development build the Swift tests run:
 # every command below must write byte-identical files, print the same errors and exit with the same status, and
-# the release binary must start without loading Cairo's shared libraries.
+# the release binary must start without loading Cairo's shared libraries, and open Pango for text without loading
+# the shared Cairo, fontconfig and FreeType (their stand-ins: Sources/CPango/shim.h) or what they need (X11, pixman).
 #
 #   Tests/Release/agreement.sh RELEASE_BINARY DEVELOPMENT_BINARY      (make test-release)
 set -euo pipefail
@@ -17,6 +18,16 @@ needed="$(readelf -d "$release" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\
 for library in libcairo libpng libfontconfig libfreetype libpango libqpdf libX11; do
     case " $needed" in *" $library"*)
         echo "FAIL: the release binary loads $library at start (needed: $needed)"; failed=1 ;;
+    esac
+done
+
+# Text opens Pango; the loader's log names every shared object it loads (LD_DEBUG=files, on standard error).
+loads="$(LD_DEBUG=files "$release" render SampleStrokes/pressure.json -o "$work/loads.png" --watermark COPY 2>&1 >/dev/null)"
+case "$loads" in *"file=libpangocairo-1.0.so"*) ;; *) echo "FAIL: Pango was not opened for the watermark"; failed=1 ;; esac
+for library in libcairo.so libfontconfig.so libfreetype.so libpixman-1.so libX11.so libxcb.so; do
+    case "$loads" in *"file=$library"*)
+        echo "FAIL: opening Pango loaded the shared $library (the release binary has Cairo, fontconfig and FreeType)"
+        failed=1 ;;
     esac
 done
 
