@@ -24,6 +24,10 @@
 #   rendered as one batch the same way, per file: InkML's XML and brushes instead of signature_pad's JSON.
 # - consent-pdf: `signature-ink consent` of the sample study consent with two signers, in a new process: the
 #   argument parser, loading Pango and the fonts, laying out and drawing the PDF, the record (every thread counted).
+# - cli-text-png: one file with a timestamp and a watermark (`--timestamp --watermark DRAFT`): opening Pango and
+#   the fonts for two short lines, what any text on a signature costs a new process.
+# - cli-sign-form: `signature-ink sign` of Tests/Fixtures/forms/ten-pages.pdf at its signature field, with the
+#   signer's name and the date: opening qpdf and Pango, the form read and written (the peer is `qpdf --overlay`).
 #
 #   Benchmarks/ci/instructions.sh            check (part of make bench-check)
 #   Benchmarks/ci/instructions.sh --update   re-record (part of make bench-update)
@@ -37,7 +41,7 @@ cd "$(dirname "$0")/.."
 TOLERANCE_PERCENT=2
 probes=(png@1x svg)
 cli_probes=(cli-one-png cli-flags-png cli-batch-png cli-decorated-png cli-decorated-background-png
-    cli-signature-pad-batch cli-inkml-brushes-batch consent-pdf)
+    cli-signature-pad-batch cli-inkml-brushes-batch consent-pdf cli-text-png cli-sign-form)
 file=Thresholds/instructions.json
 
 if ! command -v valgrind >/dev/null; then
@@ -105,6 +109,10 @@ for p in load "${probes[@]}" "${cli_probes[@]}"; do
             --sign participant=../SampleStrokes/long-name.json --name participant="Ada Lovelace" \
             --sign investigator=../SampleStrokes/short-name.json --name investigator="Charles Babbage" \
             --sharing investigatorOnly -o "$work/consent.pdf" --record "$work/consent.json" & ;;
+        cli-text-png) count_cli "$p" render "$one" -o "$work/out-text.png" --timestamp --watermark DRAFT & ;;
+        cli-sign-form) count_cli "$p" sign ../Tests/Fixtures/forms/ten-pages.pdf \
+            --ink Fixtures/signatures/uim-hello-world-000.json --field CustomerSignature --name "Ada Lovelace" \
+            --date 2026-11-25 -o "$work/signed-form.pdf" & ;;
         *) count "$p" & ;;
     esac
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do sleep 0.5; done
@@ -125,7 +133,8 @@ def read(name):
 base, files = read("load"), read("files")
 now = {}
 for p in probes:
-    if p in ("cli-one-png", "cli-flags-png", "cli-decorated-png", "cli-decorated-background-png", "consent-pdf"):
+    if p in ("cli-one-png", "cli-flags-png", "cli-decorated-png", "cli-decorated-background-png", "consent-pdf",
+             "cli-text-png", "cli-sign-form"):
         now[p] = read(p)
     elif p == "cli-batch-png":
         now[p] = read(p) // files
