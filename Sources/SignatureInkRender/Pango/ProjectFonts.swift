@@ -38,9 +38,12 @@ import Darwin
 /// and text that the next document sets again (a consent document's own text, in a batch of consents to it) is not laid
 /// out again.
 package enum ProjectFonts {
-    /// Folders that hold the fonts, as Debian installs them.
-    static let directories = ["/usr/share/fonts/truetype/noto", "/usr/share/fonts/opentype/noto",
-                              "/usr/share/fonts/truetype/ecolier-court"]
+    /// Where Debian's packages install the fonts: `fonts-noto-core`, `fonts-noto-cjk` and `fonts-ecolier-court`.
+    static let notoFolder = "/usr/share/fonts/truetype/noto", cjkFolder = "/usr/share/fonts/opentype/noto",
+               handwritingFolder = "/usr/share/fonts/truetype/ecolier-court"
+
+    /// Folders that hold the fonts.
+    static let directories = [notoFolder, cjkFolder, handwritingFolder]
 
     /// The font files used, by name; every other file in ``directories`` is left out.
     static let files = FontSet.all.paths.map { String($0.split(separator: "/").last ?? "") }
@@ -71,11 +74,11 @@ package enum ProjectFonts {
                 "NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf",
                 "NotoSansHebrew-Regular.ttf", "NotoSansHebrew-Bold.ttf",
                 "NotoSansDevanagari-Regular.ttf", "NotoSansDevanagari-Bold.ttf",
-            ].map { "\(directories[0])/\($0)" }
-            let common = noto + ["\(directories[2])/\(ProjectFonts.handwritingFile)"]
+            ].map { "\(notoFolder)/\($0)" }
+            let common = noto + ["\(handwritingFolder)/\(handwritingFile)"]
             return switch self {
             case .common: common
-            case .all: common + ["NotoSansCJK-Regular.ttc", "NotoSansCJK-Bold.ttc"].map { "\(directories[1])/\($0)" }
+            case .all: common + ["NotoSansCJK-Regular.ttc", "NotoSansCJK-Bold.ttc"].map { "\(cjkFolder)/\($0)" }
             }
         }
     }
