@@ -55,6 +55,27 @@ import Testing
         }
     }
 
+    /// A text the common set is chosen for misses no character when it is laid out, in either set, so
+    /// `TextCoverage.missingCharacters` need not lay it out; one it is not chosen for is laid out and its missing
+    /// characters named.
+    @Test func aTextOfTheCommonFamiliesMissesNoCharacter() throws {
+        for text in Self.commonTexts where !text.isEmpty {
+            for font in [TextFont(size: 12), TextFont(size: 12, bold: true), TextFont(size: 12, handwriting: true)] {
+                let line = TextLine(text: text, font: font)
+                for fonts in [ProjectFonts.FontSet.common, .all] {
+                    let missing = try ProjectFonts.holding { () throws(RenderError) -> Int32 in
+                        let layout = try line.makeLayout(direction: PANGO_DIRECTION_WEAK_LTR, fonts: fonts)
+                        defer { pango.g_object_unref(UnsafeMutableRawPointer(layout)) }
+                        return pango.pango_layout_get_unknown_glyphs_count(layout)
+                    }
+                    #expect(missing == 0, "\(text) \(font) \(fonts)")
+                }
+            }
+            #expect(try TextCoverage.missingCharacters(in: text).isEmpty)
+        }
+        #expect(try TextCoverage.missingCharacters(in: "Ada \u{13000}\u{0F00}") == ["\u{13000}", "\u{0F00}"])
+    }
+
     /// A text the common set is chosen for gives the same glyphs, in the same places, as the complete set gives:
     /// the same outline, in every style, language and base direction.
     @Test func theCommonSetDrawsWhatTheCompleteSetDraws() throws {
