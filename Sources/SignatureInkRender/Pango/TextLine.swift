@@ -200,9 +200,8 @@ public enum TextCoverage {
     ///   - font: the face to check; default regular at 12 units (the size does not change the answer).
     /// - Throws: ``RenderError/text(_:)`` when the fonts cannot be loaded.
     ///
-    /// A text whose every character the fonts other than the CJK collections have (``ProjectFonts/FontSet/common``)
-    /// misses none, and is not laid out to find that: a timestamp and a watermark checked before a render were a
-    /// fifth of its instructions.
+    /// A text whose every character the fonts other than the CJK collections have misses none, and is not laid out
+    /// to find that: a timestamp and a watermark checked before a render were a fifth of its instructions.
     public static func missingCharacters(in text: String, font: TextFont = TextFont(size: 12)) throws(RenderError)
         -> [Unicode.Scalar] {
         guard !text.isEmpty, try ProjectFonts.fontSet(for: text) == .all else { return [] }
