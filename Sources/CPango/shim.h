@@ -66,17 +66,20 @@ extern const SIStandIns si_stand_ins __attribute__((weak));
 /// `memfd_create` (glibc declares it only for _GNU_SOURCE).
 extern int memfd_create(const char *_Nonnull name, unsigned int flags);
 
+/// The most stand-ins loaded.
+#define SI_STAND_INS_MAX 8
+
 /// Loads each stand-in from an anonymous file; a stand-in that cannot be written or loaded is left out, and the
-/// loader then loads the library itself. Fills `handles` (as many as `si_stand_ins` has, at most `capacity`) and
-/// returns how many were loaded.
+/// loader then loads the library itself. Fills `handles` (at most `SI_STAND_INS_MAX`) and returns how many were
+/// loaded.
 /// The files stay open until every stand-in is loaded: the loader knows an object by its path, and a file number
 /// closed and given to the next file would make that one's path the first one's.
-static inline int si_load_stand_ins(void *_Nullable *_Nonnull handles, int capacity) {
+static inline int si_load_stand_ins(void *_Nullable handles[_Nonnull SI_STAND_INS_MAX]) {
     int loaded = 0;
 #ifdef __linux__
     if (&si_stand_ins == NULL) return 0;
-    int files[8], opened = 0;
-    for (uint64_t i = 0; i < si_stand_ins.count && opened < 8 && loaded < capacity; i++) {
+    int files[SI_STAND_INS_MAX], opened = 0;
+    for (uint64_t i = 0; i < si_stand_ins.count && opened < SI_STAND_INS_MAX; i++) {
         // MFD_CLOEXEC | MFD_NOEXEC_SEAL: a stand-in has no code; kernels before 6.3 know only the first.
         int file = memfd_create(si_stand_ins.libraries[i].name, 1 | 8);
         if (file < 0 && errno == EINVAL) file = memfd_create(si_stand_ins.libraries[i].name, 1);
@@ -105,8 +108,8 @@ static inline int si_load_stand_ins(void *_Nullable *_Nonnull handles, int capac
 /// not load beside them, they are closed and Pango is opened as it is without them.
 /// Returns NULL when every function was found, or else what went wrong: the loader's message or a missing name.
 static inline const char *_Nullable si_pango_load(SIPango *_Nonnull api) {
-    void *standIns[8];
-    int count = si_load_stand_ins(standIns, 8);
+    void *standIns[SI_STAND_INS_MAX];
+    int count = si_load_stand_ins(standIns);
     void *library = dlopen(SI_PANGO_LIBRARY, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL && count > 0) {
         for (int i = 0; i < count; i++) dlclose(standIns[i]);
