@@ -26,8 +26,9 @@
 #define SI_PANGO_FUNCTIONS(X) \
     X(g_object_unref) X(pango_attr_foreground_new) X(pango_attr_list_insert) X(pango_attr_list_new) \
     X(pango_attr_list_unref) X(pango_attr_style_new) X(pango_attr_underline_new) X(pango_attr_weight_new) \
-    X(pango_cairo_context_set_font_options) X(pango_cairo_font_map_new_for_font_type) X(pango_cairo_layout_path) \
-    X(pango_cairo_show_layout) X(pango_cairo_show_layout_line) \
+    X(pango_cairo_context_set_font_options) X(pango_cairo_font_get_scaled_font) \
+    X(pango_cairo_font_map_new_for_font_type) X(pango_cairo_layout_path) X(pango_cairo_show_layout) \
+    X(pango_cairo_show_layout_line) \
     X(pango_context_set_base_dir) X(pango_context_set_language) X(pango_context_set_round_glyph_positions) \
     X(pango_fc_font_map_set_config) X(pango_font_description_free) X(pango_font_description_new) \
     X(pango_font_description_set_absolute_size) X(pango_font_description_set_family) \

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+import CCairo
 import CPango
+import Dispatch
 import SignatureInk
 @testable import SignatureInkRender
+import Synchronization
 import Testing
 
 @Suite struct ProjectFontsTests {
@@ -97,6 +100,57 @@ import Testing
                 }
             }
         }
+    }
+
+    /// Once ``ProjectFonts/openEveryFace()`` has run, every font Pango sets text with, in the font maps of any thread,
+    /// draws with one of the Cairo font faces it keeps: in every style, script, language and font set, on four threads
+    /// at once. Cairo then only finds its faces in the lists it keeps without a lock, and never adds or frees one.
+    @Test func textOnEveryThreadIsDrawnWithTheFacesKeptOpen() throws {
+        try ProjectFonts.openEveryFace()
+        let kept = Set(ProjectFonts.keptFaces.map(UInt.init(bitPattern:)))
+        #expect(kept.count == (try Self.families()).count)
+        let fonts = [
+            TextFont(size: 12), TextFont(size: 31, bold: true), TextFont(size: 9, italic: true),
+            TextFont(size: 12, bold: true, italic: true), TextFont(size: 24, handwriting: true),
+            TextFont(size: 24, bold: true, italic: true, handwriting: true),
+        ] + ["ar", "he", "hi", "ja", "ko", "zh-Hans", "zh-Hant", "zh-HK"].flatMap { language in
+            [TextFont(size: 12, language: language), TextFont(size: 14, bold: true, language: language)]
+        }
+        let texts = Self.commonTexts.filter { !$0.isEmpty } + ["山田太郎", "研究參與同意書", "연구 참여 동의", "カタカナ", "Ada 山田"]
+        let used = Mutex<[UInt: [String]]>([:])
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for (k, text) in texts.enumerated() where k % 4 == thread {
+                for font in fonts {
+                    let line = TextLine(text: text, font: font)
+                    let faces = try? ProjectFonts.holding { () throws(RenderError) -> [UInt] in
+                        let layout = try line.makeLayout(direction: PANGO_DIRECTION_WEAK_LTR)
+                        defer { pango.g_object_unref(UnsafeMutableRawPointer(layout)) }
+                        return Self.faces(of: layout)
+                    }
+                    used.withLock { used in
+                        for face in faces ?? [0] { used[face, default: []].append("\(text) \(font)") }
+                    }
+                }
+            }
+        }
+        let faces = used.withLock { $0 }
+        for (face, texts) in faces where !kept.contains(face) {
+            Issue.record("a face not kept draws \(texts.count) texts, among them \(texts[0])")
+        }
+        #expect(faces.count >= 16, "the texts use \(faces.count) faces")
+    }
+
+    /// The Cairo font faces of the fonts of `layout`'s runs, as addresses.
+    static func faces(of layout: OpaquePointer) -> [UInt] {
+        guard let iterator = pango.pango_layout_get_iter(layout) else { return [0] }
+        defer { pango.pango_layout_iter_free(iterator) }
+        var faces: [UInt] = []
+        repeat {
+            guard let run = pango.pango_layout_iter_get_run_readonly(iterator) else { continue }
+            let scaled = run.pointee.item.pointee.analysis.font.flatMap { pango.pango_cairo_font_get_scaled_font(OpaquePointer($0)) }
+            faces.append(UInt(bitPattern: scaled.flatMap { cairo_scaled_font_get_font_face($0) }))
+        } while pango.pango_layout_iter_next_run(iterator) != 0
+        return faces
     }
 
     /// The outline of `line` laid out with the font set `fonts`, its layout made anew (not one kept for the text).

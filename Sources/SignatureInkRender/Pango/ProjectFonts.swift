@@ -33,10 +33,10 @@ import Darwin
 /// "error occurred in libfreetype". So by default only one thread sets text at a time
 /// (``withContext(language:direction:for:fonts:_:)`` takes a process-wide lock). A process that sets text on several
 /// threads (the server) calls ``openEveryFace()`` once: every face of the project's fonts is then opened and never
-/// closed, Cairo never opens or closes one again, and threads set text at once without the lock. Each font map keeps
-/// the paragraph layouts it made (``layout(_:_:)``), so that a document is laid out once from pagination to drawing,
-/// and text that the next document sets again (a consent document's own text, in a batch of consents to it) is not laid
-/// out again.
+/// closed, Cairo never opens or closes one again nor adds or frees a font face (``openEveryFace()`` says why that
+/// matters), and threads set text at once without the lock. Each font map keeps the paragraph layouts it made
+/// (``layout(_:_:)``), so that a document is laid out once from pagination to drawing, and text that the next document
+/// sets again (a consent document's own text, in a batch of consents to it) is not laid out again.
 package enum ProjectFonts {
     /// Where Debian's packages install the fonts: `fonts-noto-core`, `fonts-noto-cjk` and `fonts-ecolier-court`.
     static let notoFolder = "/usr/share/fonts/truetype/noto", cjkFolder = "/usr/share/fonts/opentype/noto",
@@ -174,12 +174,7 @@ package enum ProjectFonts {
             guard let context = pango.pango_font_map_create_context(try fontMap(key.fonts)) else {
                 throw .text("Pango could not make a context")
             }
-            // Outlines at their design positions: no hinting and no rounding, so a text measures the same at every
-            // scale and in every format.
-            let options = cairo_font_options_create()
-            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+            let options = ProjectFonts.makeFontOptions()
             pango.pango_cairo_context_set_font_options(context, options)
             cairo_font_options_destroy(options)
             pango.pango_context_set_round_glyph_positions(context, 0)
@@ -348,8 +343,8 @@ package enum ProjectFonts {
     /// Whether every face is open for good (``openEveryFace()``), so that threads set text at once.
     private static let everyFaceOpen = Atomic(false)
 
-    /// The font faces of every face of the project's fonts, once ``openEveryFace()`` has opened them: held for the
-    /// rest of the process, so that Cairo never closes their FreeType faces.
+    /// The Cairo font faces of every face of the project's fonts, once ``openEveryFace()`` has opened them: held for
+    /// the rest of the process, so that Cairo never closes their FreeType faces and never frees or adds a font face.
     private static let openFaces = Mutex<OpenFaces?>(nil)
 
     /// Cairo font faces kept alive.
@@ -357,6 +352,9 @@ package enum ProjectFonts {
         let faces: [OpaquePointer]
         init(_ faces: [OpaquePointer]) { self.faces = faces }
     }
+
+    /// The Cairo font faces ``openEveryFace()`` keeps, or none before it has run.
+    static var keptFaces: [OpaquePointer] { openFaces.withLock { $0?.faces ?? [] } }
 
     /// A process-wide mutex, locked and unlocked in separate calls.
     private final class TextLock: @unchecked Sendable {
@@ -374,6 +372,14 @@ package enum ProjectFonts {
     /// face again (see the type's discussion). For a process that sets text on several threads, called at its start
     /// and never from inside a text call (the lock it takes is the one such a call holds); 23 to 26 ms once, most of it
     /// FreeType reading the twenty faces of the two CJK collections. Calling it again does nothing.
+    ///
+    /// Each face is kept as the Cairo font face Pango draws it with: its pattern with the options of every context
+    /// (``makeFontOptions()``) in it, as Pango puts them in the patterns of its fonts. Cairo 1.16 keeps the font faces
+    /// of each font file in a list, one face for each set of options, which it searches, adds to and removes from
+    /// without a lock: each time a font map makes a font, and each time the last font of a face is freed. With the
+    /// faces Pango uses made here and never freed, threads that make fonts at once only search that list. Kept without
+    /// the contexts' options, as before, the faces Pango drew with were others, made and freed on any thread; one run
+    /// of the unit tests crashed in Cairo, eight threads setting consents in eight scripts.
     /// - Throws: ``RenderError/text(_:)`` when the fonts cannot be loaded; text is then set one thread at a time, as
     ///   before.
     package static func openEveryFace() throws(RenderError) {
@@ -387,10 +393,14 @@ package enum ProjectFonts {
         var matrix = cairo_matrix_t(), identity = cairo_matrix_t()
         cairo_matrix_init_scale(&matrix, 12, 12)
         cairo_matrix_init_identity(&identity)
-        let options = cairo_font_options_create()
+        let options = makeFontOptions()
         defer { cairo_font_options_destroy(options) }
         for k in 0..<Int(fonts.pointee.nfont) {
-            guard let pattern = fonts.pointee.fonts[k], let face = cairo_ft_font_face_create_for_pattern(pattern) else { continue }
+            // The face with the options Pango's patterns carry, from its contexts' options.
+            guard let pattern = fonts.pointee.fonts[k].flatMap(FcPatternDuplicate) else { continue }
+            defer { FcPatternDestroy(pattern) }
+            cairo_ft_font_options_substitute(options, pattern)
+            guard let face = cairo_ft_font_face_create_for_pattern(pattern) else { continue }
             faces.append(face)
             if let font = cairo_scaled_font_create(face, &matrix, &identity, options) { scaled.append(font) }
         }
@@ -404,6 +414,16 @@ package enum ProjectFonts {
         }
         openFaces.withLock { $0 = OpenFaces(faces) }
         everyFaceOpen.store(true, ordering: .releasing)
+    }
+
+    /// The Cairo font options of every context: outlines at their design positions, no hinting and no rounding, so
+    /// a text measures the same at every scale and in every format. The caller destroys them.
+    static func makeFontOptions() -> OpaquePointer? {
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        return options
     }
 
     /// The states not lent now, and why the fonts could not be loaded, once that is known.
