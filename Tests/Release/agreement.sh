@@ -4,7 +4,8 @@
 # Pango and qpdf opened on first use; Scripts/link-release) against the development build the Swift tests run:
 # every command below must write byte-identical files, print the same errors and exit with the same status, and
 # the release binary must start without loading Cairo's shared libraries, and open Pango for text without loading
-# the shared Cairo, fontconfig and FreeType (their stand-ins: Sources/CPango/shim.h) or what they need (X11, pixman).
+# the shared Cairo, fontconfig and FreeType (their stand-ins: Sources/CPango/shim.h) or what they need (X11, pixman);
+# and the order its functions are laid out in must name the functions it has.
 #
 #   Tests/Release/agreement.sh RELEASE_BINARY DEVELOPMENT_BINARY      (make test-release)
 set -euo pipefail
@@ -30,6 +31,17 @@ for library in libcairo.so libfontconfig.so libfreetype.so libpixman-1.so libX11
         failed=1 ;;
     esac
 done
+
+# The release link lays functions out in the order of Scripts/release-order.txt, so that a command reads its code from
+# a few pages. A list that names many functions the executable no longer has has gone stale: re-record it.
+listed="$(wc -l < Scripts/release-order.txt)"
+missing="$(sed 's/^\.text\.//' Scripts/release-order.txt | sort -u \
+    | comm -23 - <(nm "$release" | awk '{ print $NF }' | sort -u) | wc -l)"
+if (( listed == 0 || missing * 5 > listed )); then
+    echo "FAIL: Scripts/release-order.txt names $missing functions of $listed that the release binary does not have;"
+    echo "      run Scripts/record-release-order and commit the list"
+    failed=1
+fi
 
 pad=Tests/Fixtures/realink/signature-pad-chromium
 pad_file="$pad/dpr1/Hello-World-1-01.json"
