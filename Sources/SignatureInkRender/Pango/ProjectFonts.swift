@@ -378,8 +378,8 @@ package enum ProjectFonts {
     /// of each font file in a list, one face for each set of options, which it searches, adds to and removes from
     /// without a lock: each time a font map makes a font, and each time the last font of a face is freed. With the
     /// faces Pango uses made here and never freed, threads that make fonts at once only search that list. Kept without
-    /// the contexts' options, as before, the faces Pango drew with were others, made and freed on any thread; one run
-    /// of the unit tests crashed in Cairo, eight threads setting consents in eight scripts.
+    /// the contexts' options, the faces Pango drew with were others, made and freed on any thread: eight threads
+    /// setting consents in eight scripts crashed in Cairo, once in many runs.
     /// - Throws: ``RenderError/text(_:)`` when the fonts cannot be loaded; text is then set one thread at a time, as
     ///   before.
     package static func openEveryFace() throws(RenderError) {
@@ -409,8 +409,11 @@ package enum ProjectFonts {
         let locked = scaled.filter { cairo_ft_scaled_font_lock_face($0) != nil }
         for font in locked { cairo_ft_scaled_font_unlock_face(font) }
         for font in scaled { cairo_scaled_font_destroy(font) }
-        guard locked.count == scaled.count, !faces.isEmpty else {
-            throw .text("\(scaled.count - locked.count) of \(scaled.count) font faces could not be opened")
+        // Every face or none: a face not kept here would be made and freed by the threads.
+        let count = Int(fonts.pointee.nfont)
+        guard locked.count == count else {
+            for face in faces { cairo_font_face_destroy(face) }
+            throw .text("\(count - locked.count) of \(count) font faces could not be opened")
         }
         openFaces.withLock { $0 = OpenFaces(faces) }
         everyFaceOpen.store(true, ordering: .releasing)
