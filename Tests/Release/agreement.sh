@@ -5,7 +5,7 @@
 # every command below must write byte-identical files, print the same errors and exit with the same status, and
 # the release binary must start without loading Cairo's shared libraries, and open Pango for text without loading
 # the shared Cairo, fontconfig and FreeType (their stand-ins: Sources/CPango/shim.h) or what they need (X11, pixman);
-# and the order its functions are laid out in must name the functions it has.
+# it must have no run path, and the order its functions are laid out in must name the functions it has.
 #
 #   Tests/Release/agreement.sh RELEASE_BINARY DEVELOPMENT_BINARY      (make test-release)
 set -euo pipefail
@@ -21,6 +21,12 @@ for library in libcairo libpng libfontconfig libfreetype libpango libqpdf libX11
         echo "FAIL: the release binary loads $library at start (needed: $needed)"; failed=1 ;;
     esac
 done
+
+# No run path: the loader would look for the C libraries beside the executable first, at every start.
+if readelf -d "$release" | grep -qE '\((RUNPATH|RPATH)\)'; then
+    echo "FAIL: the release binary has a run path: $(readelf -d "$release" | grep -E '\((RUNPATH|RPATH)\)')"
+    failed=1
+fi
 
 # Text opens Pango; the loader's log names every shared object it loads (LD_DEBUG=files, on standard error).
 loads="$(LD_DEBUG=files "$release" render SampleStrokes/pressure.json -o "$work/loads.png" --watermark COPY 2>&1 >/dev/null)"
