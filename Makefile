@@ -57,7 +57,7 @@ build: deps
 # [String: String] or an array of ranges (three scans took 0.69 M of the 3.59 M instructions of rendering one sample
 # file, 0.9 M fewer with the flag); and with each function in a section of its own, laid out in the order of
 # Scripts/release-order.txt, so that the code the common commands run is read from a few pages rather than from all
-# over the executable (a render in a new process, 0.88 to 0.94 of the time; Scripts/record-release-order re-records it).
+# over the executable (a render in a new process, 0.88 to 1.00 of the time; Scripts/record-release-order re-records it).
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie \
 	-Xswiftc -ld-path=$(CURDIR)/Scripts/link-release -Xlinker --no-export-dynamic \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
