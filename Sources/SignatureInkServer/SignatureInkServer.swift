@@ -37,6 +37,13 @@ public enum SignatureInkServer {
     /// - Throws: when an asset is missing from the build, or the consent document is not valid.
     public static func router(configuration: ServerConfiguration = ServerConfiguration(), consentDocument: ConsentDocument? = nil,
                               store: ConsentStore? = nil, adminToken: AdminToken? = nil) throws -> Router<ServerContext> {
+        try router(configuration: configuration, consentDocument: consentDocument, store: store, adminToken: adminToken,
+                   pool: WorkPool(workers: configuration.workers, queueLength: configuration.queueLength))
+    }
+
+    /// The router, its heavy work done on `pool` (a test holds the pool's places itself).
+    static func router(configuration: ServerConfiguration, consentDocument: ConsentDocument?, store: ConsentStore?,
+                       adminToken: AdminToken?, pool: WorkPool) throws -> Router<ServerContext> {
         let assets = try Assets.load()
         let document = try consentDocument ?? ConsentDocument(json: assets["study-consent.json"]?.bytes ?? [])
         // Every GET route answers HEAD too, with the GET's headers and no body.
@@ -71,7 +78,6 @@ public enum SignatureInkServer {
             }
             return .bytes(asset.bytes, contentType: asset.contentType)
         }
-        let pool = WorkPool(workers: configuration.workers, queueLength: configuration.queueLength)
         router.post("/render") { request, context -> Response in
             let query = request.uri.queryParameters, contentType = request.headers[.contentType]
             return try await work(request, context, pool: pool, configuration: configuration,
