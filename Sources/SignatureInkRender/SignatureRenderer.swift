@@ -122,7 +122,7 @@ public struct SignatureRenderer: Sendable {
         // Every fill is prepared, and its cost checked, before any pixel is allocated; the pass that measures
         // the cost also measures the ink's extent, which gives the window.
         let image = RasterWindow(width: width, height: height, scale: options.scale, offset: .zero,
-                                 tolerance: scene.rasterTolerance)
+                                 tolerance: Scene.coverageTolerance)
         let fills: [(fill: RasterFill, alpha: UInt8, erases: Bool)]
         if layered {
             fills = scene.ink.paints.flatMap { run in
@@ -151,15 +151,15 @@ public struct SignatureRenderer: Sendable {
         }
         // The path is placed in the window's pixels as it is handed over; the context's matrix stays the identity.
         let raster = RasterWindow(width: window.width, height: window.height, scale: options.scale,
-                                  offset: Point(-Double(window.x), -Double(window.y)), tolerance: scene.rasterTolerance)
+                                  offset: Point(-Double(window.x), -Double(window.y)), tolerance: Scene.coverageTolerance)
         var coverage = [UInt8](repeating: 0, count: window.width * window.height)
         try coverage.withUnsafeMutableBufferPointer { (pixels) throws(RenderError) in
-            for (fill, alpha, erases) in fills {
+            for (k, (fill, alpha, erases)) in fills.enumerated() {
                 try stop?.check()
                 var rasterizer = AreaRasterizer(width: window.width, height: window.height, edges: fill.cost.edges)
                 rasterizer.add(fill.elements, scale: raster.scale, offset: raster.offset, tolerance: raster.tolerance)
                 try rasterizer.fill(into: pixels.baseAddress!, stride: window.width,
-                                    blend: erases ? .erase(alpha: alpha) : .over(alpha: alpha), stop: stop)
+                                    blend: erases ? .erase(alpha: alpha) : .over(alpha: alpha), blank: k == 0, stop: stop)
             }
         }
         try stop?.check()

@@ -59,7 +59,8 @@ struct AreaRasterizer {
         precondition(width >= 1 && height >= 1, "an empty image has nothing to fill")
         self.width = width
         self.height = height
-        self.edges.reserveCapacity(Swift.min(edges, 1 << 20))
+        // Room for a few more than the estimate: curves bowing little get two lines, and clipping cuts some.
+        self.edges.reserveCapacity(Swift.min(edges + edges / 4 + 16, 1 << 20))
     }
 
     /// Adds the closed outline `elements`, each point `p` landing on pixel coordinates `p * scale + offset`;
@@ -94,24 +95,67 @@ struct AreaRasterizer {
         if open { line(current, start) }
     }
 
-    /// Flattens the cubic `p0 p1 p2 p3` into equal steps of its parameter: `sqrt(3/4 max|second difference| /
-    /// tolerance)` of them keep every line within `tolerance` of the curve.
+    /// Flattens the cubic `p0 p1 p2 p3` into equal steps of its parameter, `sqrt(3/4 max|second difference| /
+    /// tolerance)` of them, and puts back the area the chords cut off.
+    ///
+    /// Chords through points of a curve lie inside its bend: along a round cap or a dot they cut off about 2/3 of
+    /// their sagitta times their length, 4.6 % of a 2.5-pixel dot at Cairo's default tolerance of 0.1, where a
+    /// canvas fills the true circle. So each point between the ends is moved outwards, at right angles to the
+    /// chord of its neighbours, by as much as gives the polygon back the area between each chord and its piece
+    /// of curve (4/3 of the triangle the piece's middle makes with the chord, Archimedes' measure of a parabola,
+    /// within 1 % of a circle's segment at these angles); the two end chords' areas go to their inner
+    /// neighbours. The points then stand within the tolerance of the curve on either side of it, and the area is
+    /// the curve's: that dot, in 12 lines, within 0.1 % of its area, where 28 lines at a tolerance of 0.01 kept
+    /// it within 0.9 % without the correction. A curve that bows less than an eighth of the tolerance from its
+    /// one chord is that chord.
     private mutating func curve(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, tolerance: Double) {
         // A curve wholly outside the image, or above, below or right of it, covers nothing there.
         let lowY = Swift.min(p0.y, p1.y, p2.y, p3.y), highY = Swift.max(p0.y, p1.y, p2.y, p3.y)
         let lowX = Swift.min(p0.x, p1.x, p2.x, p3.x)
         if !(highY > 0 && lowY < Double(height) && lowX < Double(width)) { return }
         let d1 = (p0 - p1 * 2 + p2).length, d2 = (p1 - p2 * 2 + p3).length
-        let steps = (0.75 * Swift.max(d1, d2) / tolerance).squareRoot().rounded(.up)
-        let n = steps.isFinite ? Int(Swift.min(Swift.max(steps, 1), Double(Self.maxCurveLines))) : 1
-        var previous = p0
-        for i in 1..<n {
-            let t = Double(i) / Double(n), u = 1 - t
-            let q = p0 * (u * u * u) + p1 * (3 * u * u * t) + p2 * (3 * u * t * t) + p3 * (t * t * t)
-            line(previous, q)
-            previous = q
+        let bow = 0.75 * Swift.max(d1, d2)
+        var steps = (bow / tolerance).squareRoot().rounded(.up)
+        guard steps.isFinite else { return line(p0, p3) }
+        if steps <= 1 {
+            if !(bow > tolerance / 8) { return line(p0, p3) }
+            steps = 2
         }
-        line(previous, p3)
+        let n = Int(Swift.min(steps, Double(Self.maxCurveLines)))
+        let halfStep = 0.5 / Double(n)
+        @inline(__always) func at(_ k: Int) -> Point {
+            let t = Double(k) * halfStep, u = 1 - t
+            return p0 * (u * u * u) + p1 * (3 * u * u * t) + p2 * (3 * u * t * t) + p3 * (t * t * t)
+        }
+        // The signed area between the piece of curve from `a` through `m` to `b` and its chord.
+        @inline(__always) func bulge(_ a: Point, _ m: Point, _ b: Point) -> Double { (m - a).cross(b - a) * (2.0 / 3) }
+        // Farthest a point is moved: twice the tolerance (a cusp's neighbours can ask for more).
+        let reach = 2 * tolerance
+        var before = p0, point = at(2)
+        var bulgeBefore = bulge(p0, at(1), point)
+        var drawn = p0
+        for i in 1..<n {
+            let after = i == n - 1 ? p3 : at(2 * i + 2)
+            let bulgeAfter = bulge(point, at(2 * i + 1), after)
+            var area = (bulgeBefore + bulgeAfter) / 2
+            if i == 1 { area += bulgeBefore / 2 }
+            if i == n - 1 { area += bulgeAfter / 2 }
+            // Moving the point by d changes the polygon's area by cross(d, after - before) / 2.
+            let u = after - before, uu = u.lengthSquared
+            var moved = point
+            if uu > 0 {
+                var d = Point(u.y, -u.x) * (2 * area / uu)
+                let dd = d.lengthSquared
+                if dd > reach * reach { d = d * (reach / dd.squareRoot()) }
+                moved = point + d
+            }
+            line(drawn, moved)
+            drawn = moved
+            before = point
+            point = after
+            bulgeBefore = bulgeAfter
+        }
+        line(drawn, p3)
     }
 
     /// Adds the line from `a` to `b`, clipped to the image: above, below and to the right it covers nothing;
@@ -121,6 +165,11 @@ struct AreaRasterizer {
         let winding: Float = a.y < b.y ? 1 : -1
         let (top, bottom) = a.y < b.y ? (a, b) : (b, a)
         let h = Double(height), w = Double(width)
+        // Most edges lie inside the image: kept as they are, without the cuts below.
+        if top.y >= 0, bottom.y <= h, Swift.min(top.x, bottom.x) >= 0, Swift.max(top.x, bottom.x) < w {
+            edges.append(Edge(x0: top.x, y0: top.y, x1: bottom.x, y1: bottom.y, winding: winding))
+            return
+        }
         if bottom.y <= 0 || top.y >= h { return }
         // Clipped to the rows, then cut where it crosses the image's sides.
         let slope = (bottom.x - top.x) / (bottom.y - top.y)
@@ -168,7 +217,10 @@ struct AreaRasterizer {
 
     /// Fills what was added into `image` (`height` rows of `width` bytes, `stride` apart), blended as `blend` says,
     /// looking at `stop` between bands of rows.
-    func fill(into image: UnsafeMutablePointer<UInt8>, stride: Int, blend: Blend,
+    /// - Parameter blank: whether every pixel of `image` is 0 before the fill (a new coverage image, painted over):
+    ///   the pixels are then written without being read, and a stretch inside the ink eight at a time. The bytes
+    ///   are the same either way. Default `false`.
+    func fill(into image: UnsafeMutablePointer<UInt8>, stride: Int, blend: Blend, blank: Bool = false,
               stop: RenderStop? = nil) throws(RenderError) {
         guard !edges.isEmpty else { return }
         let rowLength = width + 2
@@ -222,9 +274,16 @@ struct AreaRasterizer {
                 }
             }
             active.removeLast(active.count - kept)
-            for row in lowestRow..<highestRow {
-                Self.resolve(acc + (row - top) * rowLength, flags: flags + (row - top) * chunks,
-                             width: width, into: image + row * stride, blend: blend)
+            if blank, case let .over(alpha) = blend {
+                for row in lowestRow..<highestRow {
+                    Self.resolveIntoBlank(acc + (row - top) * rowLength, flags: flags + (row - top) * chunks,
+                                          width: width, into: image + row * stride, alpha: alpha)
+                }
+            } else {
+                for row in lowestRow..<highestRow {
+                    Self.resolve(acc + (row - top) * rowLength, flags: flags + (row - top) * chunks,
+                                 width: width, into: image + row * stride, blend: blend)
+                }
             }
         }
     }
@@ -311,7 +370,14 @@ struct AreaRasterizer {
             out[i] = UInt8(truncatingIfNeeded: value.bitPattern)
         }
         var column = 0, c = 0
+        let rowChunks = (width + 2 + chunk - 1) / chunk
         while column < width {
+            // Outside the ink, eight chunks no edge wrote to are passed over at once.
+            if running == 0 && c + 8 <= rowChunks && UnsafeRawPointer(flags + c).loadUnaligned(as: UInt64.self) == 0 {
+                column += 8 * chunk
+                c += 8
+                continue
+            }
             let end = Swift.min(column + chunk, width)
             if flags[c] != 0 {
                 flags[c] = 0
@@ -329,6 +395,57 @@ struct AreaRasterizer {
         }
         // Edges end up to two columns past the last pixel: their sums are cleared, not drawn.
         for i in width..<(width + 2) { sums[i] = 0 }
-        for k in c..<((width + 2 + chunk - 1) / chunk) { flags[k] = 0 }
+        while c < rowChunks {
+            flags[c] = 0
+            c += 1
+        }
+    }
+
+    /// ``resolve(_:flags:width:into:blend:)`` painting over at `alpha` into a row whose bytes are all 0: each
+    /// pixel's value is its coverage alone (the same arithmetic, with nothing under it), and a stretch of `chunk`
+    /// columns that no edge wrote to has one value, stored at once.
+    @inline(__always)
+    private static func resolveIntoBlank(_ sums: UnsafeMutablePointer<Float>, flags: UnsafeMutablePointer<UInt8>,
+                                         width: Int, into out: UnsafeMutablePointer<UInt8>, alpha a: UInt8) {
+        var running: Float = 0
+        let alpha = Float(a) / 255
+        @inline(__always) func value(_ coverage: Float) -> UInt8 {
+            let c = Swift.min(1, Swift.abs(coverage)) * alpha
+            return UInt8(truncatingIfNeeded: (c * 255 + 12_582_912).bitPattern)
+        }
+        var column = 0, c = 0
+        let rowChunks = (width + 2 + chunk - 1) / chunk
+        while column < width {
+            // Outside the ink, eight chunks no edge wrote to are passed over at once.
+            if running == 0 && c + 8 <= rowChunks && UnsafeRawPointer(flags + c).loadUnaligned(as: UInt64.self) == 0 {
+                column += 8 * chunk
+                c += 8
+                continue
+            }
+            let end = Swift.min(column + chunk, width)
+            if flags[c] != 0 {
+                flags[c] = 0
+                for i in column..<end {
+                    running += sums[i]
+                    sums[i] = 0
+                    out[i] = value(running)
+                }
+                if Swift.abs(running) < negligible { running = 0 }
+            } else if running != 0 {
+                let v = value(running)
+                if end - column == chunk {
+                    UnsafeMutableRawPointer(out + column).storeBytes(of: UInt64(v) &* 0x0101_0101_0101_0101, as: UInt64.self)
+                } else {
+                    for i in column..<end { out[i] = v }
+                }
+            }
+            column = end
+            c += 1
+        }
+        for i in width..<(width + 2) { sums[i] = 0 }
+        while c < rowChunks {
+            flags[c] = 0
+            c += 1
+        }
     }
 }
