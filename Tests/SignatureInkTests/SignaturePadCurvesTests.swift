@@ -110,6 +110,51 @@ import Testing
         #expect(points.allSatisfy { abs($0.y - 50) < 1e-9 })
     }
 
+    /// An opaque pen's curves as one chain (`joined`) against the same curves each a chain of its own: one outline a
+    /// stroke, every step of it one the outline can take, and each side's circles within the other's capsules (to
+    /// the tolerance), a repeated sample and a sub-pixel step among them, where the curves' own chains did not meet.
+    @Test func anOpaquePensCurvesMakeOneChainThatCoversWhatTheCurvesCover() {
+        var pts: [(Double, Double, Double)] = (0..<40).map { i in
+            let a = Double(i) * 0.3
+            return (100 + 40 * cos(a) + Double(i), 80 + 25 * sin(2 * a), Double(i) * 12)
+        }
+        pts.insert(pts[10], at: 11)
+        pts.insert((pts[20].0 + 0.05, pts[20].1, pts[20].2 + 1), at: 21)
+        let stroke = Self.stroke(pts)[...]
+        var curves: [InkPoint] = [], ends: [Int] = []
+        _ = Self.curves.inkPoints(of: stroke, into: &curves, curveEnds: &ends)
+        var chain: [InkPoint] = [], chainEnds: [Int] = []
+        _ = Self.curves.inkPoints(of: stroke, into: &chain, curveEnds: &chainEnds, joined: true)
+        #expect(ends.count > 30)
+        #expect(chainEnds == [chain.count])
+        #expect(chain.count < curves.count)
+        for (a, b) in zip(chain, chain.dropFirst()) {
+            let d = (b.location - a.location).length
+            #expect(d > abs(b.radius - a.radius), "\(a) \(b)")
+        }
+        // Whether circle `p` lies within the capsules of `run`'s consecutive circles, give or take `slack`.
+        func covered(_ p: InkPoint, by runs: [ArraySlice<InkPoint>], slack: Double) -> Bool {
+            for run in runs {
+                if let only = run.first, run.count == 1,
+                   (p.location - only.location).length + p.radius <= only.radius + slack { return true }
+                for (a, b) in zip(run, run.dropFirst()) {
+                    let v = b.location - a.location, w = p.location - a.location
+                    let u = Swift.min(1, Swift.max(0, v.dot(w) / Swift.max(v.lengthSquared, 1e-300)))
+                    let centre = a.location + v * u, radius = a.radius + (b.radius - a.radius) * u
+                    if (p.location - centre).length + p.radius <= radius + slack { return true }
+                }
+            }
+            return false
+        }
+        let starts = [0] + ends.dropLast()
+        let separate = zip(starts, ends).map { curves[$0..<$1] }
+        let slack = Self.curves.tolerance + 1e-9
+        #expect(curves.allSatisfy { covered($0, by: [chain[...]], slack: slack) })
+        #expect(chain.allSatisfy { covered($0, by: separate, slack: slack) })
+        // The chain ends where signature_pad's last circle on the last curve stands.
+        #expect(chain.last?.location == curves.last?.location)
+    }
+
     @Test func aDotSizeSetsTheDot() {
         let curves = SignaturePadCurves(pen: .signaturePad(color: .black, minWidth: 0.5, maxWidth: 2.5, dotSize: 3,
                                                            velocityFilterWeight: 0.7, erases: false), style: .default)

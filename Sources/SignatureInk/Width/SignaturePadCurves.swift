@@ -18,8 +18,9 @@
 /// of signature_pad's circles, and the ``Outliner`` joins them into one outline: the union of the
 /// capsules, the same shape within a fraction of a pixel. signature_pad fills each curve on its own, so a
 /// translucent pen (or the anti-aliased edge of an opaque one) builds up where consecutive curves overlap;
-/// filling a translucent pen's curves one by one gives the same, and an opaque pen's curves join into one
-/// outline a stroke.
+/// filling a translucent pen's curves one by one gives the same. An opaque pen's curves make one chain of
+/// circles (`joined`), each curve running on to the next one's first circle, so that a stroke is one outline
+/// (the benchmark set as signature_pad files: 20 outlines a file instead of 41, and 959 lines instead of 1,136).
 public struct SignaturePadCurves: Sendable {
     /// Smallest radius, CSS pixels (signature_pad's `minWidth`), `> 0`.
     public var minRadius: Double
@@ -63,7 +64,11 @@ public struct SignaturePadCurves: Sendable {
     ///     distance). Samples with a coordinate that is not finite are skipped.
     ///   - points: receives the ink points of the drawn curves (emptied first), curve after curve.
     ///   - curveEnds: receives, for each drawn curve, the index in `points` one past its last point (emptied
-    ///     first); empty when nothing but the dot is drawn.
+    ///     first); empty when nothing but the dot is drawn. With `joined`, one end: the whole chain's.
+    ///   - joined: whether the curves make one chain of circles, for ink whose curves are filled at once (an opaque
+    ///     pen): a circle at the start of a curve that the last one of the curve before holds, or that holds it,
+    ///     is dropped or replaces it as within a curve, so that every step of the chain keeps the outline's
+    ///     condition and the stroke is one outline. Default `false`: each curve a chain of its own.
     /// - Returns: the dot on the first point (its radius is ``dotRadius``), or `nil` when no sample is finite.
     ///
     /// The stroke is an array slice, as a `Signature` keeps it, rather than any collection: a generic entry called from
@@ -71,7 +76,7 @@ public struct SignaturePadCurves: Sendable {
     /// every protocol conformance in the binary (0.4 M of the 6.4 M instructions of rendering one signature_pad file
     /// in a new process).
     public func inkPoints(of stroke: ArraySlice<InkSample>, into points: inout [InkPoint],
-                          curveEnds: inout [Int]) -> InkPoint? {
+                          curveEnds: inout [Int], joined: Bool = false) -> InkPoint? {
         points.removeAll(keepingCapacity: true)
         curveEnds.removeAll(keepingCapacity: true)
         // The last four points, oldest first (the first point doubled once a third arrives): four variables, not
@@ -81,7 +86,16 @@ public struct SignaturePadCurves: Sendable {
         var dot: InkPoint?
         var lastVelocity = 0.0
         var lastRadius = (minRadius + maxRadius) / 2
-        for s in stroke where s.x.isFinite && s.y.isFinite && s.t.isFinite {
+        // The last sample drawn: the curve it completes is the stroke's last one, which ends where signature_pad's
+        // last circle on it stands.
+        var lastFinite = stroke.endIndex
+        for i in stroke.indices.reversed() where stroke[i].x.isFinite && stroke[i].y.isFinite && stroke[i].t.isFinite {
+            lastFinite = i
+            break
+        }
+        for i in stroke.indices {
+            let s = stroke[i]
+            guard s.x.isFinite && s.y.isFinite && s.t.isFinite else { continue }
             let k3 = Knot(x: s.x, y: s.y, t: s.t)
             switch known {
             case 0:
@@ -109,14 +123,16 @@ public struct SignaturePadCurves: Sendable {
             let near = Self.controls(k1, k2, k3).before
             let far = Self.controls(k0, k1, k2).after
             let start = points.count
-            appendCurve(from: a, near, far, to: b, radii: (lastRadius, radius), into: &points)
-            if points.count > start { curveEnds.append(points.count) }
+            appendCurve(from: a, near, far, to: b, radii: (lastRadius, radius), into: &points,
+                        chainStart: joined ? 0 : start, through: joined && i != lastFinite)
+            if !joined && points.count > start { curveEnds.append(points.count) }
             lastVelocity = velocity
             lastRadius = radius
             k0 = k1
             k1 = k2
             k2 = k3
         }
+        if joined && !points.isEmpty { curveEnds.append(points.count) }
         return dot
     }
 
@@ -165,33 +181,47 @@ public struct SignaturePadCurves: Sendable {
     /// a circle moved by d in (x, y, r) moves its edge by at most sqrt 2 d. Only the kept circles are computed:
     /// for a 171-point name, 0.27 M instructions against 0.83 M for computing signature_pad's two circles a pixel
     /// and then leaving out those the others covered (callgrind), and fewer circles left for the outline and the fill.
+    /// - Parameters:
+    ///   - chainStart: the index in `points` where the chain this curve continues starts (circles before it are
+    ///     never dropped).
+    ///   - through: whether to cover the curve up to its end, where the next curve's first circle stands (in a
+    ///     chain, that circle is then the one this curve ends with), rather than up to signature_pad's last circle
+    ///     on it.
     private func appendCurve(from a: Knot, _ c1: Point, _ c2: Point, to b: Knot, radii: (Double, Double),
-                             into points: inout [InkPoint]) {
-        // signature_pad's length estimate: straight steps between ten points of the curve.
-        func at(_ t: Double) -> Point {
-            let u = 1 - t
-            let w0 = u * u * u, w1 = 3 * u * u * t, w2 = 3 * u * t * t, w3 = t * t * t
-            return Point(w0 * a.x + w1 * c1.x + w2 * c2.x + w3 * b.x, w0 * a.y + w1 * c1.y + w2 * c2.y + w3 * b.y)
+                             into points: inout [InkPoint], chainStart first: Int, through: Bool) {
+        // signature_pad's last circle stands at (steps - 1) / steps: the piece of the curve up to it, or up to the
+        // next curve's first circle, which needs no length (a curve whose length is 0 or not finite is not drawn: its
+        // points are all one, or one is not finite).
+        let last: Double
+        if through {
+            guard (c1.x + c1.y + c2.x + c2.y) * 0 == 0,
+                  a.x != b.x || a.y != b.y || c1.x != a.x || c1.y != a.y || c2.x != a.x || c2.y != a.y else { return }
+            last = 1
+        } else {
+            // signature_pad's length estimate: straight steps between ten points of the curve.
+            func at(_ t: Double) -> Point {
+                let u = 1 - t
+                let w0 = u * u * u, w1 = 3 * u * u * t, w2 = 3 * u * t * t, w3 = t * t * t
+                return Point(w0 * a.x + w1 * c1.x + w2 * c2.x + w3 * b.x, w0 * a.y + w1 * c1.y + w2 * c2.y + w3 * b.y)
+            }
+            var length = 0.0
+            var previous = at(0)
+            for i in 1...Self.lengthSteps {
+                let p = at(Double(i) / Double(Self.lengthSteps))
+                length += ((p.x - previous.x) * (p.x - previous.x) + (p.y - previous.y) * (p.y - previous.y)).squareRoot()
+                previous = p
+            }
+            guard length.isFinite else { return }
+            let pixels = Swift.min(length.rounded(.up), Double(Self.mostStepsPerCurve / Self.stepsPerPixel))
+            let steps = Int(pixels) * Self.stepsPerPixel
+            guard steps > 0 else { return }
+            last = Double(steps - 1) / Double(steps)
         }
-        var length = 0.0
-        var previous = at(0)
-        for i in 1...Self.lengthSteps {
-            let p = at(Double(i) / Double(Self.lengthSteps))
-            length += ((p.x - previous.x) * (p.x - previous.x) + (p.y - previous.y) * (p.y - previous.y)).squareRoot()
-            previous = p
-        }
-        guard length.isFinite else { return }
-        let pixels = Swift.min(length.rounded(.up), Double(Self.mostStepsPerCurve / Self.stepsPerPixel))
-        let steps = Int(pixels) * Self.stepsPerPixel
-        guard steps > 0 else { return }
-        // signature_pad's last circle stands at (steps - 1) / steps: the piece of the curve up to it.
-        let last = Double(steps - 1) / Double(steps)
         let p0 = Disc(x: a.x, y: a.y, r: radii.0), p1 = Disc(x: c1.x, y: c1.y, r: radii.0)
         let p2 = Disc(x: c2.x, y: c2.y, r: radii.0), p3 = Disc(x: b.x, y: b.y, r: radii.1)
         let ab = p0.lerp(p1, last), bc = p1.lerp(p2, last), cd = p2.lerp(p3, last)
         let abc = ab.lerp(bc, last), bcd = bc.lerp(cd, last)
         let end = abc.lerp(bcd, last)
-        let first = points.count
         let span = (start: a.t, duration: (b.t - a.t) * last)
         let reach = tolerance / (0.75 * 2.0.squareRoot())
         let flatness = Swift.max(reach * reach, 1e-12)  // a tolerance of 0 or NaN still ends at the deepest split

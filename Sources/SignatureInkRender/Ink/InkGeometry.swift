@@ -30,7 +30,7 @@ struct InkGeometry {
     /// when every run is one fill.
     var fillBreaks: [Int] = []
     /// Whether the ink holds strokes redrawn as signature_pad draws them, whose small round dots need Cairo's
-    /// curves flattened finely (see ``Scene/signaturePadTolerance``).
+    /// curves flattened finely when Cairo fills them (see ``Scene/signaturePadTolerance``).
     var hasSignaturePadInk = false
     /// The element ranges of signature_pad's dots that their stroke's first curve covers, ascending: opaque ink whose
     /// dot stands where the curve starts, no larger than the curve's first circle (by default they are the same
@@ -113,7 +113,10 @@ struct InkGeometry {
         }
         var outliner = Outliner(style: style)
         var path = Path()
-        path.reserveCapacity(signature.samples.count * 2 + signature.strokeCount * 12)
+        // About two commands an ink point and a dozen a stroke for its caps; signature_pad's curves keep about
+        // three ink points a sample, and a dot a stroke.
+        let padPens = signature.pens.contains { if case .signaturePad = $0.widthModel { true } else { false } }
+        path.reserveCapacity(signature.samples.count * (padPens ? 7 : 2) + signature.strokeCount * (padPens ? 18 : 12))
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(signature.strokeCount)
         // The moved samples of one stroke at a time, in one buffer for them all.
@@ -147,10 +150,12 @@ struct InkGeometry {
                     // Drawn in canvas units, held in device pixels: a HiDPI image gets the finer curve it shows.
                     let pixels = k * Swift.max(1, options.scale)
                     if pixels > 0 && pixels.isFinite { curves.tolerance /= pixels }
-                    if let dot = curves.inkPoints(of: stroke, into: &curvePoints, curveEnds: &curveEnds) {
-                        // Translucent ink builds up where signature_pad's curves overlap: each curve is its own
-                        // fill. Opaque ink looks the same filled at once, which is much cheaper.
-                        let layered = pen.color.alpha < 255
+                    // Translucent ink builds up where signature_pad's curves overlap: each curve is its own fill.
+                    // Opaque ink looks the same filled at once, which is much cheaper: its curves are one chain of
+                    // circles, one outline a stroke (the same union, without a pair of round caps at every joint).
+                    let layered = pen.color.alpha < 255
+                    if let dot = curves.inkPoints(of: stroke, into: &curvePoints, curveEnds: &curveEnds,
+                                                  joined: !layered) {
                         if layered && start > 0 { breaks.append(start) }
                         let dotStart = path.elements.count
                         outliner.appendOutline(of: [moved ? layout.apply(dot) : dot], isDot: true, to: &path)
@@ -159,13 +164,7 @@ struct InkGeometry {
                         }
                         if moved { for i in curvePoints.indices { curvePoints[i] = layout.apply(curvePoints[i]) } }
                         var first = 0
-                        for (i, end) in curveEnds.enumerated() {
-                            // Opaque ink: each curve goes on from where the one before it ended, with the radius it
-                            // ended with, so consecutive curves make one outline (the same union, without a pair of
-                            // round caps at every joint); a joint the outline cannot take starts a new one.
-                            if !layered, i + 1 < curveEnds.count, Self.joins(curvePoints[end - 1], curvePoints[end]) {
-                                continue
-                            }
+                        for end in curveEnds {
                             if layered { breaks.append(path.elements.count) }
                             outliner.appendOutline(of: curvePoints[first..<end], isDot: end - first == 1, to: &path)
                             first = end
@@ -194,13 +193,6 @@ struct InkGeometry {
         }
         return InkGeometry(path: path, strokeRanges: ranges, paints: paints, fillBreaks: breaks,
                            hasSignaturePadInk: signaturePadInk, coveredDots: coveredDots)
-    }
-
-    /// Whether ink point `b` can follow `a` in one outline: at a distinct position, the radius changing by less
-    /// than the distance (the capsule between them exists).
-    static func joins(_ a: InkPoint, _ b: InkPoint) -> Bool {
-        let d = (b.location - a.location).length
-        return d > 0 && abs(b.radius - a.radius) < d
     }
 
     /// Whether the disc of ink point `a` holds the whole disc of `b`: the same centre, a radius at least as large.
