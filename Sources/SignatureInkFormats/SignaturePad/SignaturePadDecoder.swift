@@ -44,6 +44,9 @@ private struct SignaturePadReader {
     var allPressureZero = true
     var anyPressure = false
     var pens: [Pen] = []
+    /// The last pen colour read and its colour: the groups of a page mostly share one pen, whose colour is then
+    /// parsed once.
+    var lastColor: (text: String, color: Color)?
 
     mutating func read(_ r: inout JSONReader) throws(Stop) -> (Signature, [String]) {
         try r.expectKind(.array, path: "")
@@ -62,6 +65,18 @@ private struct SignaturePadReader {
         var (signature, notes) = try JSONReader.checking { () throws(FormatError) in try ink.finish() }
         signature.pens = pens
         return (signature, notes)
+    }
+
+    /// A group's settings, signature_pad's defaults where the group leaves one out.
+    private struct Settings {
+        var penColor = SignaturePadSetting.penColor.defaultValue
+        var compositeOperation = SignaturePadSetting.compositeOperation.defaultValue
+        var dotSize = Self.defaultNumber(.dotSize)
+        var minWidth = Self.defaultNumber(.minWidth)
+        var maxWidth = Self.defaultNumber(.maxWidth)
+        var velocityFilterWeight = Self.defaultNumber(.velocityFilterWeight)
+
+        static func defaultNumber(_ setting: SignaturePadSetting) -> Double { Double(setting.defaultValue) ?? 0 }
     }
 
     private mutating func group(_ r: inout JSONReader, _ g: Int) throws(Stop) {
@@ -87,27 +102,31 @@ private struct SignaturePadReader {
                     }
                     continue
                 }
-                if let k = SignaturePadSetting.allCases.firstIndex(where: { r.matches(key, name: $0.field) }), found[k] == nil {
+                if let k = SignaturePadSetting.allCases.firstIndex(where: { r.matches(key, $0.key) }), found[k] == nil {
                     found[k] = r
                 }
                 try r.skipValue()
             } while try r.nextInObject()
         }
-        var values: [SignaturePadSetting: String] = [:]
+        var settings = Settings()
         for (k, setting) in SignaturePadSetting.allCases.enumerated() {
-            var value = setting.defaultValue
-            if var c = found[k], !c.consumeNull() {
-                if setting.isText {
-                    value = try c.string(path: "[\(g)].\(setting.field)")
-                } else {
-                    value = JSONText.number(try c.double(path: "[\(g)].\(setting.field)"))
-                }
+            guard var c = found[k], !c.consumeNull() else { continue }
+            if setting.isText {
+                let text = try c.string(path: "[\(g)].\(setting.field)")
+                if setting == .penColor { settings.penColor = text } else { settings.compositeOperation = text }
+                continue
             }
-            values[setting] = value
+            let value = try c.double(path: "[\(g)].\(setting.field)")
+            switch setting {
+            case .dotSize: settings.dotSize = value
+            case .minWidth: settings.minWidth = value
+            case .maxWidth: settings.maxWidth = value
+            default: settings.velocityFilterWeight = value
+            }
         }
         guard pointsFound else { throw .field(.field(path: "[\(g)].points", message: "missing")) }
         if let pointsError { throw .field(pointsError) }
-        let pen = try self.pen(values, g)
+        let pen = try self.pen(settings, g)
 
         let before = ink.strokeCount
         try JSONReader.checking { () throws(FormatError) in try ink.endStroke() }
@@ -115,22 +134,26 @@ private struct SignaturePadReader {
         pens.append(pen)
     }
 
-    /// The pen of group `g` from its settings (defaults filled in).
-    private mutating func pen(_ values: [SignaturePadSetting: String], _ g: Int) throws(Stop) -> Pen {
-        func text(_ s: SignaturePadSetting) -> String { values[s] ?? s.defaultValue }
-        func number(_ s: SignaturePadSetting) -> Double { Double(text(s)) ?? Double(s.defaultValue) ?? 0 }
-        let colorText = text(.penColor)
-        guard let color = Color(css: colorText) else {
+    /// The pen of group `g` from its settings.
+    private mutating func pen(_ settings: Settings, _ g: Int) throws(Stop) -> Pen {
+        let colorText = settings.penColor
+        let color: Color
+        if let last = lastColor, last.text == colorText {
+            color = last.color
+        } else if let parsed = Color(css: colorText) {
+            color = parsed
+            lastColor = (colorText, parsed)
+        } else {
             throw .field(.field(path: "[\(g)].\(SignaturePadSetting.penColor.field)", message:
                 "\"\(colorText.prefix(60))\" is not a CSS colour (a name, #rgb, #rrggbb, #rrggbbaa, rgb(), rgba(), hsl() or hsla())"))
         }
-        let operation = text(.compositeOperation)
+        let operation = settings.compositeOperation
         if operation != "source-over" && operation != "destination-out" {
             let note = "compositeOperation \"\(operation.prefix(40))\" is drawn as source-over"
             if !ink.assumptions.contains(note) { ink.assumptions.append(note) }
         }
-        var pen = Pen.signaturePad(color: color, minWidth: number(.minWidth), maxWidth: number(.maxWidth),
-                                   dotSize: number(.dotSize), velocityFilterWeight: number(.velocityFilterWeight),
+        var pen = Pen.signaturePad(color: color, minWidth: settings.minWidth, maxWidth: settings.maxWidth,
+                                   dotSize: settings.dotSize, velocityFilterWeight: settings.velocityFilterWeight,
                                    erases: operation == "destination-out")
         if !operation.isEmpty && operation != "source-over" && operation != "destination-out" { pen.compositeOperation = operation }
         return pen

@@ -17,6 +17,18 @@ enum SignaturePadSetting: CaseIterable {
         }
     }
 
+    /// The JSON field name, for matching a key's bytes.
+    var key: StaticString {
+        switch self {
+        case .penColor: return "penColor"
+        case .dotSize: return "dotSize"
+        case .minWidth: return "minWidth"
+        case .maxWidth: return "maxWidth"
+        case .velocityFilterWeight: return "velocityFilterWeight"
+        case .compositeOperation: return "compositeOperation"
+        }
+    }
+
     /// Whether the JSON value is a string (else a number).
     var isText: Bool { self == .penColor || self == .compositeOperation }
 
