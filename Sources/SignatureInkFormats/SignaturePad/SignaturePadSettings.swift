@@ -6,16 +6,7 @@ enum SignaturePadSetting: CaseIterable {
     case penColor, dotSize, minWidth, maxWidth, velocityFilterWeight, compositeOperation
 
     /// The JSON field name.
-    var field: String {
-        switch self {
-        case .penColor: return "penColor"
-        case .dotSize: return "dotSize"
-        case .minWidth: return "minWidth"
-        case .maxWidth: return "maxWidth"
-        case .velocityFilterWeight: return "velocityFilterWeight"
-        case .compositeOperation: return "compositeOperation"
-        }
-    }
+    var field: String { key.description }
 
     /// The JSON field name, for matching a key's bytes.
     var key: StaticString {

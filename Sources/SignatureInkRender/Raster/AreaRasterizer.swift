@@ -274,15 +274,16 @@ struct AreaRasterizer {
                 }
             }
             active.removeLast(active.count - kept)
-            if blank, case let .over(alpha) = blend {
+            // Two copies of the rows' loop, each with its own `blank`, so that each is compiled for it.
+            if blank, case .over = blend {
                 for row in lowestRow..<highestRow {
-                    Self.resolveIntoBlank(acc + (row - top) * rowLength, flags: flags + (row - top) * chunks,
-                                          width: width, into: image + row * stride, alpha: alpha)
+                    Self.resolve(acc + (row - top) * rowLength, flags: flags + (row - top) * chunks,
+                                 width: width, into: image + row * stride, blend: blend, blank: true)
                 }
             } else {
                 for row in lowestRow..<highestRow {
                     Self.resolve(acc + (row - top) * rowLength, flags: flags + (row - top) * chunks,
-                                 width: width, into: image + row * stride, blend: blend)
+                                 width: width, into: image + row * stride, blend: blend, blank: false)
                 }
             }
         }
@@ -352,22 +353,29 @@ struct AreaRasterizer {
 
     /// Turns one row of sums into coverage, blends it into the row's `width` bytes at `out`, and clears the sums
     /// and flags for the next band.
+    /// - Parameter blank: whether the row's bytes are all 0 and `blend` paints over: each pixel's value is then its
+    ///   coverage alone (the same arithmetic with nothing under it), written without reading the pixel, and a stretch
+    ///   of `chunk` columns that no edge wrote to, which has one value, is stored at once.
     @inline(__always)
     private static func resolve(_ sums: UnsafeMutablePointer<Float>, flags: UnsafeMutablePointer<UInt8>, width: Int,
-                                into out: UnsafeMutablePointer<UInt8>, blend: Blend) {
+                                into out: UnsafeMutablePointer<UInt8>, blend: Blend, blank: Bool) {
         var running: Float = 0
         let alpha: Float, erases: Bool
         switch blend {
         case let .over(a): (alpha, erases) = (Float(a) / 255, false)
         case let .erase(a): (alpha, erases) = (Float(a) / 255, true)
         }
+        let fresh = blank
         // `c` of the pixel at `i` blended in: over, `c + dst (1 - c)`; erasing, `dst (1 - c)`. Rounded to the
         // nearest byte by adding 1.5 x 2^23, which leaves the integer in the float's low mantissa bits.
-        @inline(__always) func put(_ coverage: Float, _ i: Int) {
+        // Over nothing, `c + 0 (1 - c)` is `c` to the bit (c is in 0...1), without the multiplication by 0.
+        @inline(__always) func value(_ coverage: Float, over dst: Float) -> UInt8 {
             let c = Swift.min(1, Swift.abs(coverage)) * alpha
-            let dst = Float(out[i])
-            let value = (erases ? dst * (1 - c) : c * 255 + dst * (1 - c)) + 12_582_912
-            out[i] = UInt8(truncatingIfNeeded: value.bitPattern)
+            let v = (fresh ? c * 255 : erases ? dst * (1 - c) : c * 255 + dst * (1 - c)) + 12_582_912
+            return UInt8(truncatingIfNeeded: v.bitPattern)
+        }
+        @inline(__always) func put(_ coverage: Float, _ i: Int) {
+            out[i] = value(coverage, over: fresh ? 0 : Float(out[i]))
         }
         var column = 0, c = 0
         let rowChunks = (width + 2 + chunk - 1) / chunk
@@ -388,60 +396,17 @@ struct AreaRasterizer {
                 }
                 if Swift.abs(running) < negligible { running = 0 }
             } else if running != 0 {
-                for i in column..<end { put(running, i) }
+                if fresh && end - column == chunk {
+                    let v = UInt64(value(running, over: 0)) &* 0x0101_0101_0101_0101
+                    UnsafeMutableRawPointer(out + column).storeBytes(of: v, as: UInt64.self)
+                } else {
+                    for i in column..<end { put(running, i) }
+                }
             }
             column = end
             c += 1
         }
         // Edges end up to two columns past the last pixel: their sums are cleared, not drawn.
-        for i in width..<(width + 2) { sums[i] = 0 }
-        while c < rowChunks {
-            flags[c] = 0
-            c += 1
-        }
-    }
-
-    /// ``resolve(_:flags:width:into:blend:)`` painting over at `alpha` into a row whose bytes are all 0: each
-    /// pixel's value is its coverage alone (the same arithmetic, with nothing under it), and a stretch of `chunk`
-    /// columns that no edge wrote to has one value, stored at once.
-    @inline(__always)
-    private static func resolveIntoBlank(_ sums: UnsafeMutablePointer<Float>, flags: UnsafeMutablePointer<UInt8>,
-                                         width: Int, into out: UnsafeMutablePointer<UInt8>, alpha a: UInt8) {
-        var running: Float = 0
-        let alpha = Float(a) / 255
-        @inline(__always) func value(_ coverage: Float) -> UInt8 {
-            let c = Swift.min(1, Swift.abs(coverage)) * alpha
-            return UInt8(truncatingIfNeeded: (c * 255 + 12_582_912).bitPattern)
-        }
-        var column = 0, c = 0
-        let rowChunks = (width + 2 + chunk - 1) / chunk
-        while column < width {
-            // Outside the ink, eight chunks no edge wrote to are passed over at once.
-            if running == 0 && c + 8 <= rowChunks && UnsafeRawPointer(flags + c).loadUnaligned(as: UInt64.self) == 0 {
-                column += 8 * chunk
-                c += 8
-                continue
-            }
-            let end = Swift.min(column + chunk, width)
-            if flags[c] != 0 {
-                flags[c] = 0
-                for i in column..<end {
-                    running += sums[i]
-                    sums[i] = 0
-                    out[i] = value(running)
-                }
-                if Swift.abs(running) < negligible { running = 0 }
-            } else if running != 0 {
-                let v = value(running)
-                if end - column == chunk {
-                    UnsafeMutableRawPointer(out + column).storeBytes(of: UInt64(v) &* 0x0101_0101_0101_0101, as: UInt64.self)
-                } else {
-                    for i in column..<end { out[i] = v }
-                }
-            }
-            column = end
-            c += 1
-        }
         for i in width..<(width + 2) { sums[i] = 0 }
         while c < rowChunks {
             flags[c] = 0
