@@ -88,14 +88,14 @@ public struct SignatureRenderer: Sendable {
     /// the cost of its fills against ``RenderLimits/maxWork``.
     func colourSurface(_ scene: Scene, width: Int, height: Int) throws(RenderError) -> CairoSurface {
         let window = RasterWindow(width: width, height: height, scale: options.scale, offset: .zero,
-                                  tolerance: scene.rasterTolerance)
+                                  tolerance: Scene.coverageTolerance)
         let fills = scene.inkFills.map { window.fill($0.elements) }
         try limits.checkWork(pixels: width * height, colour: true, fill: fills.reduce(RasterCost()) { $0 + $1.cost })
         let surface = try CairoSurface(image: .argb32, width: width, height: height)
         let context = try CairoContext(surface: surface)
         context.clear(to: options.background)
         context.scale(options.scale, options.scale)
-        try scene.draw(on: context, rasterFills: fills)
+        try scene.draw(on: context, raster: (fills, window))
         try context.check()
         return surface
     }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Foundation
 import SignatureInk
 @testable import SignatureInkRender
 import Testing
@@ -118,6 +119,32 @@ import Testing
     /// Decorations in greys (the default colours) over a clear, white or grey background: the PNG has one colour
     /// channel, and alpha only where the background is not opaque; its pixels are exactly those of the same
     /// surface written as RGBA.
+    @Test func inkOverDecorationsHasTheCoverageOfInkAlone() throws {
+        // A curving stroke above the signature line: drawn in colour over the line, it is the same coverage as
+        // drawn alone (one rasterizer fills both), wherever the line is not.
+        let samples = (0..<40).map { i in
+            InkSample(x: 20 + Double(i) * 6, y: 45 + 25 * sin(Double(i) * 0.4), t: Double(i) * 10)
+        }
+        let s = Signature(strokes: [samples], canvas: Canvas(width: 300, height: 150))
+        let plain = try DecodedPNG(SignatureRenderer(options: RenderOptions(penWidth: 3)).png(s))
+        var options = RenderOptions(penWidth: 3)
+        options.decorations.signatureLine = true
+        let lined = try DecodedPNG(SignatureRenderer(options: options).png(s))
+        let lineY = Int(DecorationLayout(width: 300, height: 150).lineY)
+        var differing = 0, inked = 0, partial = 0
+        for y in 0..<150 where abs(y - lineY) > 3 {
+            for x in 0..<300 {
+                let a = plain.pixel(x: x, y: y).alpha
+                if lined.pixel(x: x, y: y).alpha != a { differing += 1 }
+                if a > 0 { inked += 1 }
+                if a > 0 && a < 255 { partial += 1 }
+            }
+        }
+        #expect(differing == 0)
+        #expect(inked > 500 && partial > 200)
+        #expect(lined.pixel(x: 150, y: lineY).alpha > 0 && plain.pixel(x: 150, y: lineY).alpha == 0)
+    }
+
     @Test(arguments: [Color.clear, .white, Color(red: 128, green: 128, blue: 128, alpha: 100)])
     func decorationsInGreysGiveAGreyImageOfTheSamePixels(background: Color) throws {
         let o = RenderOptions(penColor: Color(red: 40, green: 40, blue: 40, alpha: 200), background: background,

@@ -92,6 +92,15 @@ final class CairoContext {
     /// default is 0.1).
     func setTolerance(_ pixels: Double) { cairo_set_tolerance(pointer, pixels) }
 
+    /// Paints the current source through `mask`, an A8 coverage image whose top left corner lands on device pixel
+    /// (`x`, `y`), whatever the context's matrix; the current path is left as it is.
+    func mask(_ mask: CairoSurface, atPixelX x: Int, y: Int) {
+        cairo_save(pointer)
+        cairo_identity_matrix(pointer)
+        cairo_mask_surface(pointer, mask.pointer, Double(x), Double(y))
+        cairo_restore(pointer)
+    }
+
     /// Fills the current path with the non-zero rule and clears it.
     func fillNonZero() {
         cairo_set_fill_rule(pointer, CAIRO_FILL_RULE_WINDING)

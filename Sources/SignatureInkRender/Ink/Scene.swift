@@ -30,10 +30,11 @@ struct Scene {
         }
     }
 
-    /// Cairo's flattening tolerance for ink redrawn as signature_pad draws it, in device pixels: its default,
-    /// 0.1, cuts each small round dot's chords inside the circle and loses a few percent of its area, which a
-    /// browser's canvas does not; this keeps a 2-pixel dot within half a percent. The coverage rasterizer puts the
-    /// chords' area back instead and keeps Cairo's default (``coverageTolerance``).
+    /// Cairo's flattening tolerance for ink redrawn as signature_pad draws it when Cairo fills it (a caller's
+    /// context), in device pixels: its default, 0.1, cuts each small round dot's chords inside the circle and loses
+    /// a few percent of its area, which a browser's canvas does not; this keeps a 2-pixel dot within half a percent.
+    /// The engine's own images are filled by the coverage rasterizer, which puts the chords' area back instead and
+    /// keeps Cairo's default (``coverageTolerance``).
     static let signaturePadTolerance = 0.01
 
     /// Farthest the outline given to a vector surface may be from the outline a raster fills, in output units:
@@ -66,9 +67,6 @@ struct Scene {
     /// The decoration positions for this box.
     var decorationLayout: DecorationLayout { DecorationLayout(width: layout.width, height: layout.height) }
 
-    /// Cairo's flattening tolerance for the ink in device pixels: its default, or ``signaturePadTolerance``.
-    var rasterTolerance: Double { ink.hasSignaturePadInk ? Self.signaturePadTolerance : RasterWindow.cairoTolerance }
-
     /// The coverage rasterizer's flattening tolerance for any ink, in device pixels: Cairo's default, since
     /// ``AreaRasterizer`` keeps a curve's area whatever the tolerance (the benchmark set as signature_pad files:
     /// 1,357 edges a file instead of 2,004 at ``signaturePadTolerance``).
@@ -90,9 +88,12 @@ struct Scene {
     ///
     /// A vector surface gets the outline with its straight runs simplified within ``vectorLineTolerance``, so
     /// a PDF holds a few commands for a straight stretch of ink rather than two for every ink point.
-    /// - Parameter rasterFills: for an image surface, ``inkFills`` prepared for its pixels (their parts beyond the
-    ///   image collapsed, see ``RasterFill``), in the same order; `nil` draws the outline as it is.
-    func draw(on context: CairoContext, rasterFills: [RasterFill]? = nil) throws(RenderError) {
+    /// - Parameter raster: for an image surface of the engine's own, ``inkFills`` prepared for its pixels (their
+    ///   parts beyond the image collapsed, see ``RasterFill``), in the same order, and the window they were
+    ///   prepared for: each is filled as coverage by ``AreaRasterizer`` and painted through it, so that ink over
+    ///   decorations or in several colours has the pixels of ink alone. `nil` has Cairo fill the outline as it is
+    ///   (a caller's context, whatever its transform).
+    func draw(on context: CairoContext, raster: (fills: [RasterFill], window: RasterWindow)? = nil) throws(RenderError) {
         let vector = !context.drawsPixels
         let erases = ink.paints.contains { $0.blend == .erase }
         // An eraser removes ink, never the background: the ink is drawn in a group of its own first.
@@ -107,13 +108,37 @@ struct Scene {
                 // The whole ink is simplified as it is, without a copy.
                 let path = fill.elements.count == ink.path.elements.count ? ink.path : Path(Array(fill.elements))
                 context.append(path.simplifyingLines(tolerance: Self.vectorLineTolerance))
+                context.fillNonZero()
+            } else if let raster {
+                try Self.paintCoverage(of: raster.fills[i], in: raster.window, on: context)
             } else {
-                context.append(rasterFills?[i].elements ?? fill.elements)
+                context.append(fill.elements)
+                context.fillNonZero()
             }
-            context.fillNonZero()
         }
         context.setErasing(false)
         if grouped { context.popGroupAndPaint(alpha: options.opacity) }
+    }
+
+    /// Fills `fill` as coverage over the pixels its ink can reach and paints the context's source through it.
+    private static func paintCoverage(of fill: RasterFill, in window: RasterWindow,
+                                      on context: CairoContext) throws(RenderError) {
+        let cost = fill.cost
+        let box = InkGeometry.pixelBounds(minX: cost.minX, minY: cost.minY, maxX: cost.maxX, maxY: cost.maxY,
+                                          width: window.width, height: window.height)
+        guard box.width > 0, box.height > 0 else { return }
+        let mask = try CairoSurface(image: .a8, width: box.width, height: box.height)
+        var rasterizer = AreaRasterizer(width: box.width, height: box.height, edges: cost.edges)
+        rasterizer.add(fill.elements, scale: window.scale,
+                       offset: Point(window.offset.x - Double(box.x), window.offset.y - Double(box.y)),
+                       tolerance: coverageTolerance)
+        let stride = mask.stride
+        try mask.withMutablePixels { (pixels) throws(RenderError) in
+            // A new image surface is cleared to 0.
+            try rasterizer.fill(into: pixels.assumingMemoryBound(to: UInt8.self), stride: stride,
+                                blend: .over(alpha: 255), blank: true)
+        }
+        context.mask(mask, atPixelX: box.x, y: box.y)
     }
 
     /// A line of text the decorations draw: the text, where its anchor goes on the baseline, and its colour.
