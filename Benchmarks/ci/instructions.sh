@@ -12,6 +12,8 @@
 #   --pen-color '#1f3a93' --quiet`), which are read without ArgumentParser as the bare command is.
 # - cli-batch-png: `signature-ink render DIR --out-dir OUT --jobs 1` over the same fixtures, per file (the
 #   process's count divided by the number of files).
+# - cli-one-pdf, cli-batch-pdf: the same two as PDF (`-o OUT.pdf`, `--format pdf`): ink alone, which the engine
+#   writes itself rather than through Cairo's PDF surface.
 # - cli-decorated-png: one file with a signature line and an "X" (`--signature-line --x-mark`), drawn by Cairo and
 #   written as RGBA rather than as coverage.
 # - cli-decorated-background-png: the same file with a signature line on a white background
@@ -40,7 +42,7 @@ trap 'echo "error: instructions.sh: line $LINENO failed (exit $?)" >&2' ERR
 cd "$(dirname "$0")/.."
 TOLERANCE_PERCENT=2
 probes=(png@1x svg)
-cli_probes=(cli-one-png cli-flags-png cli-batch-png cli-decorated-png cli-decorated-background-png
+cli_probes=(cli-one-png cli-flags-png cli-batch-png cli-one-pdf cli-batch-pdf cli-decorated-png cli-decorated-background-png
     cli-signature-pad-batch cli-inkml-brushes-batch consent-pdf cli-text-png cli-sign-form)
 file=Thresholds/instructions.json
 
@@ -100,6 +102,8 @@ for p in load "${probes[@]}" "${cli_probes[@]}"; do
         cli-flags-png) count_cli "$p" render "$one" -o "$work/out-flags.png" --scale 2 --width 400 --height 200 --fit \
             --pen-color '#1f3a93' --quiet & ;;
         cli-batch-png) count_cli "$p" render "$fixtures" --out-dir "$work/out-batch" --jobs 1 --quiet & ;;
+        cli-one-pdf) count_cli "$p" render "$one" -o "$work/out-one.pdf" & ;;
+        cli-batch-pdf) count_cli "$p" render "$fixtures" --format pdf --out-dir "$work/out-batch-pdf" --jobs 1 --quiet & ;;
         cli-decorated-png) count_cli "$p" render "$one" -o "$work/out-decorated.png" --signature-line --x-mark & ;;
         cli-decorated-background-png) count_cli "$p" render "$one" -o "$work/out-decorated-background.png" \
             --signature-line --background white & ;;
@@ -133,10 +137,10 @@ def read(name):
 base, files = read("load"), read("files")
 now = {}
 for p in probes:
-    if p in ("cli-one-png", "cli-flags-png", "cli-decorated-png", "cli-decorated-background-png", "consent-pdf",
+    if p in ("cli-one-png", "cli-one-pdf", "cli-flags-png", "cli-decorated-png", "cli-decorated-background-png", "consent-pdf",
              "cli-text-png", "cli-sign-form"):
         now[p] = read(p)
-    elif p == "cli-batch-png":
+    elif p in ("cli-batch-png", "cli-batch-pdf"):
         now[p] = read(p) // files
     elif p == "cli-signature-pad-batch":
         now[p] = read(p) // read("pad-files")

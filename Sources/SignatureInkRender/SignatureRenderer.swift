@@ -239,7 +239,8 @@ public struct SignatureRenderer: Sendable {
     ///
     /// The page measures the output box at 72 points per inch: output units x 72 x scale / dpi, so a CSS-pixel
     /// canvas of 600 x 300 becomes a 450 x 225 pt page. The document's creation and modification dates are the
-    /// capture time, or 2000-01-01T00:00:00Z when it is unknown, so the bytes do not depend on the clock.
+    /// capture time, or 2000-01-01T00:00:00Z when it is unknown, so the bytes do not depend on the clock. Ink
+    /// alone is written by the engine itself, anything more through Cairo.
     /// - Parameter signature: the signature to draw.
     /// - Returns: the bytes of a PDF file.
     /// - Throws: ``RenderError`` when an option is out of range or Cairo fails.
@@ -248,7 +249,12 @@ public struct SignatureRenderer: Sendable {
         let scene = Scene(signature, options: options)
         _ = try scene.layout.pixelSize(scale: options.scale, limits: limits)
         let pointsPerUnit = 72 * options.scale / pixelsPerInch(for: signature)
-        let document = PDFDocument(creationDate: Self.captureTime(of: signature))
+        let date = Self.captureTime(of: signature) ?? PDFDocument.defaultCreationDate
+        if let ink = try InkPDF.document(scene, pointsPerUnit: pointsPerUnit, background: options.background,
+                                         creationDate: date) {
+            return ink
+        }
+        let document = PDFDocument(creationDate: date)
         try document.addRenderedPage(width: scene.layout.width * pointsPerUnit, height: scene.layout.height * pointsPerUnit) {
             (target) throws(RenderError) in
             let context = try CairoContext(borrowing: target.unsafeContext)

@@ -105,9 +105,7 @@ struct Scene {
             context.setSource(fill.color)
             context.setErasing(fill.erases)
             if vector {
-                // The whole ink is simplified as it is, without a copy.
-                let path = fill.elements.count == ink.path.elements.count ? ink.path : Path(Array(fill.elements))
-                context.append(path.simplifyingLines(tolerance: Self.vectorLineTolerance))
+                context.append(vectorPath(of: fill.elements))
                 context.fillNonZero()
             } else if let raster {
                 try Self.paintCoverage(of: raster.fills[i], in: raster.window, on: context)
@@ -118,6 +116,13 @@ struct Scene {
         }
         context.setErasing(false)
         if grouped { context.popGroupAndPaint(alpha: options.opacity) }
+    }
+
+    /// One of ``inkFills`` as a vector surface gets it: its straight runs simplified within ``vectorLineTolerance``.
+    func vectorPath(of fill: ArraySlice<Path.Element>) -> Path {
+        // The whole ink is simplified as it is, without a copy.
+        let path = fill.count == ink.path.elements.count ? ink.path : Path(Array(fill))
+        return path.simplifyingLines(tolerance: Self.vectorLineTolerance)
     }
 
     /// Fills `fill` as coverage over the pixels its ink can reach and paints the context's source through it.
