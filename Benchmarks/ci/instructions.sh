@@ -26,10 +26,10 @@
 #   rendered as one batch the same way, per file: InkML's XML and brushes instead of signature_pad's JSON.
 # - consent-pdf: `signature-ink consent` of the sample study consent with two signers, in a new process: the
 #   argument parser, loading Pango and the fonts, laying out and drawing the PDF, the record (every thread counted).
-# - cli-text-png: one file with a timestamp and a watermark (`--timestamp --watermark DRAFT`): opening Pango and
-#   the fonts for two short lines, what any text on a signature costs a new process.
+# - cli-text-png: one file with a timestamp and a watermark (`--timestamp --watermark DRAFT`): opening HarfBuzz and
+#   two faces of Noto Sans for two short lines that it sets without Pango, what such text costs a new process.
 # - cli-sign-form: `signature-ink sign` of Tests/Fixtures/forms/ten-pages.pdf at its signature field, with the
-#   signer's name and the date: opening qpdf and Pango, the form read and written (the peer is `qpdf --overlay`).
+#   signer's name and the date: opening qpdf and HarfBuzz, the form read and written (the peer is `qpdf --overlay`).
 #
 #   Benchmarks/ci/instructions.sh            check (part of make bench-check)
 #   Benchmarks/ci/instructions.sh --update   re-record (part of make bench-update)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <unistd.h>
 #include <pango/pangocairo.h>
+#include <hb.h>
 #include <pango/pangofc-fontmap.h>
 #include <fontconfig/fontconfig.h>
 
@@ -70,15 +71,21 @@ extern int memfd_create(const char *_Nonnull name, unsigned int flags);
 /// The most stand-ins loaded.
 #define SI_STAND_INS_MAX 8
 
+/// The stand-ins loaded: how many, and their handles.
+typedef struct SILoadedStandIns {
+    int count;
+    void *_Nullable handles[SI_STAND_INS_MAX];
+} SILoadedStandIns;
+
 /// Loads each stand-in from an anonymous file; a stand-in that cannot be written or loaded is left out, and the
-/// loader then loads the library itself. Fills `handles` (at most `SI_STAND_INS_MAX`) and returns how many were
-/// loaded.
+/// loader then loads the library itself. Called once for the process (``StandIns`` in SignatureInkRender): HarfBuzz
+/// (`si_harfbuzz_load`) and Pango (`si_pango_load`) are opened beside the same ones.
 /// The files stay open until every stand-in is loaded: the loader knows an object by its path, and a file number
 /// closed and given to the next file would make that one's path the first one's.
-static inline int si_load_stand_ins(void *_Nullable handles[_Nonnull SI_STAND_INS_MAX]) {
-    int loaded = 0;
+static inline SILoadedStandIns si_load_stand_ins(void) {
+    SILoadedStandIns loaded = { 0 };
 #ifdef __linux__
-    if (&si_stand_ins == NULL) return 0;
+    if (&si_stand_ins == NULL) return loaded;
     int files[SI_STAND_INS_MAX], opened = 0;
     for (uint64_t i = 0; i < si_stand_ins.count && opened < SI_STAND_INS_MAX; i++) {
         // MFD_CLOEXEC | MFD_NOEXEC_SEAL: a stand-in has no code; kernels before 6.3 know only the first.
@@ -97,7 +104,7 @@ static inline int si_load_stand_ins(void *_Nullable handles[_Nonnull SI_STAND_IN
         char path[48];
         snprintf(path, sizeof path, "/proc/self/fd/%d", file);
         void *handle = left == 0 ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
-        if (handle != NULL) handles[loaded++] = handle;
+        if (handle != NULL) loaded.handles[loaded.count++] = handle;
     }
     for (int i = 0; i < opened; i++) close(files[i]);
 #endif
@@ -108,17 +115,51 @@ static inline int si_load_stand_ins(void *_Nullable handles[_Nonnull SI_STAND_IN
 /// `si_stand_ins` in place of the shared Cairo, fontconfig and FreeType when the executable has them; should Pango
 /// not load beside them, they are closed and Pango is opened as it is without them.
 /// Returns NULL when every function was found, or else what went wrong: the loader's message or a missing name.
-static inline const char *_Nullable si_pango_load(SIPango *_Nonnull api) {
-    void *standIns[SI_STAND_INS_MAX];
-    int count = si_load_stand_ins(standIns);
+static inline const char *_Nullable si_pango_load(SIPango *_Nonnull api, SILoadedStandIns *_Nonnull standIns) {
     void *library = dlopen(SI_PANGO_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL && count > 0) {
-        for (int i = 0; i < count; i++) dlclose(standIns[i]);
+    if (library == NULL && standIns->count > 0) {
+        for (int i = 0; i < standIns->count; i++) dlclose(standIns->handles[i]);
+        standIns->count = 0;
         library = dlopen(SI_PANGO_LIBRARY, RTLD_NOW | RTLD_LOCAL);
     }
     if (library == NULL) return dlerror();
 #define SI_PANGO_LOOKUP(name) if ((*(void **)&api->name = dlsym(library, #name)) == NULL) return #name;
     SI_PANGO_FUNCTIONS(SI_PANGO_LOOKUP)
 #undef SI_PANGO_LOOKUP
+    return NULL;
+}
+
+#ifdef __APPLE__
+#define SI_HARFBUZZ_LIBRARY "libharfbuzz.0.dylib"
+#else
+#define SI_HARFBUZZ_LIBRARY "libharfbuzz.so.0"
+#endif
+
+// Every HarfBuzz function that a line set without Pango calls (SignatureInkRender's HarfBuzzLine).
+#define SI_HARFBUZZ_FUNCTIONS(X) \
+    X(hb_blob_create_from_file) X(hb_blob_destroy) X(hb_buffer_add_utf8) X(hb_buffer_create) X(hb_buffer_destroy) \
+    X(hb_buffer_get_glyph_infos) X(hb_buffer_get_glyph_positions) X(hb_buffer_get_length) \
+    X(hb_buffer_set_cluster_level) X(hb_buffer_set_direction) X(hb_buffer_set_flags) \
+    X(hb_buffer_set_invisible_glyph) X(hb_buffer_set_language) X(hb_buffer_set_script) X(hb_face_create) \
+    X(hb_face_destroy) X(hb_face_make_immutable) X(hb_feature_from_string) X(hb_font_create) X(hb_font_destroy) \
+    X(hb_font_get_h_extents) X(hb_font_get_nominal_glyph) X(hb_font_set_ptem) X(hb_font_set_scale) \
+    X(hb_language_from_string) X(hb_shape)
+
+/// HarfBuzz's functions, one field each, named and typed as HarfBuzz declares them.
+typedef struct SIHarfBuzz {
+#define SI_HARFBUZZ_FIELD(name) __typeof__(name) *_Nonnull name;
+    SI_HARFBUZZ_FUNCTIONS(SI_HARFBUZZ_FIELD)
+#undef SI_HARFBUZZ_FIELD
+} SIHarfBuzz;
+
+/// Opens HarfBuzz alone (with GLib and Graphite, which it needs: four shared objects where Pango brings sixteen),
+/// beside the stand-ins (loaded first by the caller), and fills `api`. Returns NULL when every function was found,
+/// or else what went wrong.
+static inline const char *_Nullable si_harfbuzz_load(SIHarfBuzz *_Nonnull api) {
+    void *library = dlopen(SI_HARFBUZZ_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) return dlerror();
+#define SI_HARFBUZZ_LOOKUP(name) if ((*(void **)&api->name = dlsym(library, #name)) == NULL) return #name;
+    SI_HARFBUZZ_FUNCTIONS(SI_HARFBUZZ_LOOKUP)
+#undef SI_HARFBUZZ_LOOKUP
     return NULL;
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The command-line tool as `make release` builds it (Cairo, libpng and fontconfig linked in from their archives,
-# Pango and qpdf opened on first use; Scripts/link-release) against the development build the Swift tests run:
-# every command below must write byte-identical files, print the same errors and exit with the same status, and
-# the release binary must start without loading Cairo's shared libraries, and open Pango for text without loading
-# the shared Cairo, fontconfig and FreeType (their stand-ins: Sources/CPango/shim.h) or what they need (X11, pixman);
+# HarfBuzz, Pango and qpdf opened on first use; Scripts/link-release) against the development build the Swift tests
+# run: every command below must write byte-identical files, print the same errors and exit with the same status, and
+# the release binary must start without loading Cairo's shared libraries, and open HarfBuzz alone for a Latin line and
+# Pango for other text, without loading the shared Cairo, fontconfig and FreeType (their stand-ins:
+# Sources/CPango/shim.h) or what they need (X11, pixman);
 # it must have no run path, and the order its functions are laid out in must name the functions it has.
 #
 #   Tests/Release/agreement.sh RELEASE_BINARY DEVELOPMENT_BINARY      (make test-release)
@@ -28,12 +29,17 @@ if readelf -d "$release" | grep -qE '\((RUNPATH|RPATH)\)'; then
     failed=1
 fi
 
-# Text opens Pango; the loader's log names every shared object it loads (LD_DEBUG=files, on standard error).
+# Text opens HarfBuzz alone for a line Noto Sans sets by itself, and Pango for any other; the loader's log names
+# every shared object it loads (LD_DEBUG=files, on standard error).
 loads="$(LD_DEBUG=files "$release" render SampleStrokes/pressure.json -o "$work/loads.png" --watermark COPY 2>&1 >/dev/null)"
-case "$loads" in *"file=libpangocairo-1.0.so"*) ;; *) echo "FAIL: Pango was not opened for the watermark"; failed=1 ;; esac
+case "$loads" in *"file=libharfbuzz.so"*) ;; *) echo "FAIL: HarfBuzz was not opened for the watermark COPY"; failed=1 ;; esac
+case "$loads" in *"file=libpangocairo-1.0.so"*) echo "FAIL: Pango was opened for the watermark COPY"; failed=1 ;; esac
+pango_loads="$(LD_DEBUG=files "$release" render SampleStrokes/pressure.json -o "$work/loads-pango.png" \
+    --watermark "نسخة COPY" 2>&1 >/dev/null)"
+case "$pango_loads" in *"file=libpangocairo-1.0.so"*) ;; *) echo "FAIL: Pango was not opened for an Arabic watermark"; failed=1 ;; esac
 for library in libcairo.so libfontconfig.so libfreetype.so libpixman-1.so libX11.so libxcb.so; do
-    case "$loads" in *"file=$library"*)
-        echo "FAIL: opening Pango loaded the shared $library (the release binary has Cairo, fontconfig and FreeType)"
+    case "$loads$pango_loads" in *"file=$library"*)
+        echo "FAIL: opening HarfBuzz or Pango loaded the shared $library (the release binary has Cairo, fontconfig and FreeType)"
         failed=1 ;;
     esac
 done

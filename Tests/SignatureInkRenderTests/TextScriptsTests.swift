@@ -178,8 +178,9 @@ import Testing
         #expect(files.count > 50)
         for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            // Called by name: `cairo_show_text_glyphs` (glyphs a shaper placed, with their characters) is not toy text.
             for call in ["cairo_show_text", "cairo_select_font_face", "cairo_text_extents", "cairo_set_font_size"] {
-                #expect(!text.contains(call), "\(file) calls \(call)")
+                #expect(!text.contains(call + "("), "\(file) calls \(call)")
             }
         }
     }

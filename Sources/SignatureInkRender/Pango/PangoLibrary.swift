@@ -9,7 +9,9 @@ import CPango
 /// reuse the table. The functions' types come from Pango's headers (`CPango/shim.h`).
 enum PangoLibrary {
     /// The function table, or why Pango could not be opened.
-    static let loaded: Result<CFunctionTable<SIPango>, RenderError> = CFunctionTable.load(si_pango_load).mapError {
+    static let loaded: Result<CFunctionTable<SIPango>, RenderError> = CFunctionTable.load { table in
+        StandIns.shared.withLoaded { si_pango_load(table, $0) }
+    }.mapError {
         .text("Pango could not be loaded (\($0.message)); Debian's libpango-1.0-0 and libpangocairo-1.0-0 have it")
     }
 }
@@ -18,4 +20,18 @@ enum PangoLibrary {
 /// opens them first.
 var pango: SIPango {
     PangoLibrary.loaded.openedFunctions(orStop: "Pango is used before ProjectFonts.withContext opened it")
+}
+
+/// The stand-ins of the executable's Cairo, fontconfig and FreeType (`si_stand_ins`, `CPango/shim.h`), loaded once,
+/// before the first of HarfBuzz and Pango is opened.
+final class StandIns: @unchecked Sendable {
+    private var loaded: SILoadedStandIns
+    private init() { loaded = si_load_stand_ins() }
+
+    /// The process's stand-ins.
+    static let shared = StandIns()
+
+    /// Runs `body` with the stand-ins, which it may close (Pango, should it not load beside them). Called from the
+    /// libraries' `static let` initializers, one at a time.
+    func withLoaded<R>(_ body: (UnsafeMutablePointer<SILoadedStandIns>) -> R) -> R { body(&loaded) }
 }

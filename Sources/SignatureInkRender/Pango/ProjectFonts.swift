@@ -416,6 +416,8 @@ package enum ProjectFonts {
             throw .text("\(count - locked.count) of \(count) font faces could not be opened")
         }
         openFaces.withLock { $0 = OpenFaces(faces) }
+        // The faces lines set without Pango draw with, made now: no thread adds one afterwards.
+        HarfBuzzLine.Face.openEvery()
         everyFaceOpen.store(true, ordering: .releasing)
     }
 
@@ -475,6 +477,16 @@ package enum ProjectFonts {
     /// The font set a text is set with, from the fonts this thread holds or a state borrowed for the question.
     static func fontSet(for text: String) throws(RenderError) -> FontSet {
         try holdingState { (state) throws(RenderError) -> FontSet in state.fontSet(for: text) }
+    }
+
+    /// Runs `body`, which opens or draws with Cairo's FreeType faces outside Pango (``HarfBuzzLine``), where no other
+    /// thread sets text: holding the lock that Pango's texts hold until ``openEveryFace()`` has run, unless this
+    /// thread holds it already (a line inside a document's text) or every face is open for good.
+    static func excludingOtherText<R>(_ body: () throws(RenderError) -> R) throws(RenderError) -> R {
+        if heldState != nil || everyFaceOpen.load(ordering: .acquiring) { return try body() }
+        textLock.lock()
+        defer { textLock.unlock() }
+        return try body()
     }
 
     /// Runs `body` holding a font map, so that every text set in it, on this thread, uses that one (see
