@@ -152,14 +152,21 @@ def main():
     finally:
         server.stop()
 
-    # One worker, no queue, a budget large enough for a render of several seconds.
-    slow = ("/render?scale=8&pen-width=300", zigzag(2000))
+    # One worker, no queue, a budget large enough for a render of several seconds. The slow render is made longer
+    # until it takes 2.5 s on this machine (the work timeout below is 1 s, and a fast machine rendered 2,000 samples
+    # in 0.88 s), within the body limit.
     server = Server(binary, "--workers", "1", "--queue", "0", "--max-work", str(1 << 40), "--work-timeout", "60")
     try:
-        start = time.monotonic()
-        status, _, _ = server.request("POST", *slow)
-        alone = time.monotonic() - start
-        check(status == 200, f"the slow render alone: {status} in {alone:.2f} s")
+        samples = 2000
+        while True:
+            slow = ("/render?scale=8&pen-width=300", zigzag(samples))
+            start = time.monotonic()
+            status, _, _ = server.request("POST", *slow)
+            alone = time.monotonic() - start
+            if status != 200 or alone >= 2.5 or samples >= 16000:
+                break
+            samples *= 2
+        check(status == 200 and alone >= 2.5, f"the slow render alone ({samples} samples): {status} in {alone:.2f} s")
         # The client hangs up a moment after sending; the worker is free again long before the render would end.
         client = socket.create_connection(("127.0.0.1", server.port))
         body = slow[1]
