@@ -152,7 +152,7 @@ typedef struct SIHarfBuzz {
 #undef SI_HARFBUZZ_FIELD
 } SIHarfBuzz;
 
-/// Opens HarfBuzz alone (with GLib and Graphite, which it needs: four shared objects where Pango brings sixteen),
+/// Opens HarfBuzz alone (with GLib and Graphite, which it needs: four shared objects where Pango brings eighteen),
 /// beside the stand-ins (loaded first by the caller), and fills `api`. Returns NULL when every function was found,
 /// or else what went wrong.
 static inline const char *_Nullable si_harfbuzz_load(SIHarfBuzz *_Nonnull api) {

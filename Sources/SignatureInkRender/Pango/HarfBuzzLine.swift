@@ -5,7 +5,7 @@ import SignatureInk
 import Synchronization
 
 /// HarfBuzz's functions, opened on first use and without Pango (see ``PangoLibrary``): four shared objects
-/// (HarfBuzz, GLib, Graphite and PCRE) where Pango brings sixteen, and no font map.
+/// (HarfBuzz, GLib, Graphite and PCRE) where Pango brings eighteen, and no font map.
 enum HarfBuzzLibrary {
     /// The function table, or why HarfBuzz could not be opened.
     static let loaded: Result<CFunctionTable<SIHarfBuzz>, CFunctionTable<SIHarfBuzz>.LoadFailure> =
@@ -16,7 +16,7 @@ enum HarfBuzzLibrary {
 /// Pango: the same glyphs at the same positions, the same metrics and the same bytes in every format as Pango
 /// gives the line (``TextLine``), computed as Pango 1.50 computes them.
 ///
-/// Pango's first line in a process opens sixteen shared objects, builds the fontconfig configuration, sorts the
+/// Pango's first line in a process opens eighteen shared objects, builds the fontconfig configuration, sorts the
 /// faces for each font on two threads of its own per font (thirteen threads for a timestamp and a watermark), and
 /// shapes a sample text for each font's metrics; none of that changes a line that Noto Sans sets alone. Counted with
 /// callgrind in a new process, `render FILE -o OUT.png --timestamp --watermark DRAFT` takes 9.96 M instructions and
