@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CCairo
+import InkTestSupport
 @testable import SignatureInkRender
 import SignatureInk
 import Testing
@@ -86,18 +87,19 @@ import Testing
     /// without Pango measures and draws as Pango does. (Run with 12,000 lines, this found U+2027 HYPHENATION POINT,
     /// which Pango draws otherwise; it is left to Pango.)
     @Test func randomLinesOfTheAcceptedCharactersMatchPango() throws {
-        var random = SplitMix(seed: 0x5EED_1A7E)
+        var random = SeededRandom(seed: 0x5EED_1A7E)
+        func below(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
         let blocks: [ClosedRange<UInt32>] = [0x20...0x7E, 0xA0...0x2AF, 0x386...0x3FF, 0x400...0x52F, 0x1E00...0x1EFF,
                                              0x2010...0x205E, 0x20A0...0x20C0]
         var direct = 0
         for _ in 0..<400 {
-            let block = blocks[random.below(blocks.count)]
-            let scalars = (0..<(1 + random.below(40))).compactMap { _ -> Unicode.Scalar? in
-                let range = random.below(2) == 0 ? block : blocks[[0, 5, 6][random.below(3)]]
-                return Unicode.Scalar(range.lowerBound + UInt32(random.below(Int(range.upperBound - range.lowerBound) + 1)))
+            let block = blocks[below(blocks.count)]
+            let scalars = (0..<(1 + below(40))).compactMap { _ -> Unicode.Scalar? in
+                let range = below(2) == 0 ? block : blocks[[0, 5, 6][below(3)]]
+                return Unicode.Scalar(range.lowerBound + UInt32(below(Int(range.upperBound - range.lowerBound) + 1)))
             }
-            let font = TextFont(size: 3 + Double(random.below(11_700)) / 100, bold: random.below(2) == 0,
-                                italic: random.below(2) == 0)
+            let font = TextFont(size: 3 + Double(below(11_700)) / 100, bold: below(2) == 0,
+                                italic: below(2) == 0)
             let line = TextLine(text: String(String.UnicodeScalarView(scalars)), font: font)
             guard HarfBuzzLine(line) != nil else { continue }
             direct += 1
@@ -107,19 +109,6 @@ import Testing
             #expect(ours == pangos, "\(line)")
         }
         #expect(direct > 100)
-    }
-
-    /// SplitMix64: a fixed sequence for the random lines.
-    struct SplitMix {
-        var seed: UInt64
-        mutating func next() -> UInt64 {
-            seed &+= 0x9E37_79B9_7F4A_7C15
-            var z = seed
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     }
 
     @Test func otherLinesAreLeftToPango() {

@@ -148,9 +148,9 @@ struct HarfBuzzLine {
         cairo_move_to(cr, origin.x, origin.y)
         var cornerX = 0.0, cornerY = 0.0
         cairo_get_current_point(cr, &cornerX, &cornerY)
-        let baseX = cornerX + Double(0) / 1024, baseY = cornerY + Double(ascender) / 1024
+        let baseY = cornerY + Double(ascender) / 1024
         var placed = glyphs.map { glyph in
-            cairo_glyph_t(index: UInt(glyph.id), x: baseX + Double(glyph.x) / 1024,
+            cairo_glyph_t(index: UInt(glyph.id), x: cornerX + Double(glyph.x) / 1024,
                           y: glyph.y == 0 ? baseY : baseY + Double(glyph.y) / 1024)
         }
         guard let scaled = face.scaledFont(size: Double(size) / 1024) else {
