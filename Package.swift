@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SignatureInkStore", targets: ["SignatureInkStore"]),
         .executable(name: "signature-ink", targets: ["signature-ink"]),
         .executable(name: "signature-ink-server", targets: ["signature-ink-server"]),
+        .executable(name: "signature-ink-store", targets: ["signature-ink-store"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -116,7 +117,15 @@ let package = Package(
             name: "signature-ink",
             dependencies: [
                 "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent", "SignatureInkForms",
-                "SignatureInkStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+        // Keeps what `signature-ink consent --store` signs. The store's databases and Foundation are linked into this
+        // executable alone, so that the command-line tool stays small and quick to start.
+        .executableTarget(
+            name: "signature-ink-store",
+            dependencies: [
+                "SignatureInkConsent", "SignatureInkStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         // The HTTP server's routes, pages and limits; a separate executable keeps the command-line tool small.

@@ -106,7 +106,8 @@ struct ConsentSignCommand: ParsableCommand {
     @Option(name: .customLong(Name.store.rawValue), help: ArgumentHelp("""
         Also keep the consent in this consent store, committed before the files are written: the folder \
         signature-ink-server --data uses, or the PostgreSQL database its --database names (a password given in the \
-        environment's PGPASSWORD rather than in the URL stays out of the process list).
+        environment's PGPASSWORD rather than in the URL stays out of the process list). signature-ink-store, beside \
+        this tool or on PATH, keeps it.
         """, valueName: "dir|postgres://user@host/database"))
     var store: String?
 
@@ -258,11 +259,12 @@ struct ConsentSignRequest {
         var kept: String?
         if let store {
             do {
-                kept = try StoreBridge.keep(signed, in: store)
+                kept = try StoreBridge.keep(pdf: stagedPDF.temporary, record: stagedRecord.temporary,
+                                            pages: signed.pageCount, in: store)
             } catch {
                 stagedPDF.discard()
                 stagedRecord.discard()
-                throw InputFailure(path: store, reason: "\(error); nothing was written")
+                throw InputFailure(path: store, reason: "\(error.reason); nothing was written")
             }
         }
         do { try stagedPDF.commit() } catch { stagedRecord.discard(); throw error }

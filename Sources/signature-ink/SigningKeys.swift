@@ -29,7 +29,7 @@ enum SealCheck {
     static func run(_ pdf: [UInt8], name: String, roots: String) throws(InputFailure) -> PDFSealVerification {
         switch Blocking.run({ try await PDFSeal.verify(pdf, name: name, trustedRootsPEM: roots) }) {
         case let .success(report): return report
-        case let .failure(error): throw InputFailure(path: name, reason: "\(error)".replacingOccurrences(of: "\(name): ", with: ""))
+        case let .failure(error): throw InputFailure(path: name, reason: "\(error)".replacing("\(name): ", with: ""))
         }
     }
 }

@@ -21,12 +21,15 @@ struct CLIRunner {
         return exe.deletingLastPathComponent().appendingPathComponent("signature-ink")
     }()
 
-    /// Runs the binary with `arguments`, in `directory`, with `stdin`, and with the test's environment plus
-    /// `environment`.
+    /// `signature-ink-store`, which SwiftPM built beside `signature-ink`.
+    static var keeper: URL { binary.deletingLastPathComponent().appendingPathComponent("signature-ink-store") }
+
+    /// Runs the binary (or `executable`) with `arguments`, in `directory`, with `stdin`, and with the test's
+    /// environment plus `environment`.
     static func run(_ arguments: [String], in directory: URL? = nil, stdin: Data? = nil,
-                    environment: [String: String] = [:]) throws -> Result {
+                    environment: [String: String] = [:], executable: URL = binary) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }

@@ -96,6 +96,56 @@ import Testing
         #expect(try blocked.files() == ["file"])
     }
 
+    @Test func withoutSignatureInkStoreAConsentForAStoreIsRefusedAndNothingIsWritten() throws {
+        // The tool alone in a folder, with a PATH that has no signature-ink-store either.
+        let dir = try TemporaryDirectory()
+        let alone = URL(fileURLWithPath: dir.path("signature-ink"))
+        do { try FileManager.default.linkItem(at: CLIRunner.binary, to: alone) } catch {
+            try FileManager.default.copyItem(at: CLIRunner.binary, to: alone)
+        }
+        let r = try CLIRunner.run(Self.signing(dir, extra: ["--store", dir.path("store")]),
+                                  environment: ["PATH": "/usr/bin:/bin"], executable: alone)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("\(dir.path("store")): keeping a consent needs signature-ink-store, which is neither beside "
+                                  + "\(alone.path) nor on PATH; nothing was written"), "\(r.stderr)")
+        #expect(try dir.files() == ["signature-ink"])
+    }
+
+    @Test func signatureInkStoreKeepsOnlyARecordAndPDFThatMatch() async throws {
+        let dir = try TemporaryDirectory()
+        #expect(try CLIRunner.run(Self.signing(dir)).status == 0)
+        let store = dir.path("store")
+        func keep(record: String, pdf: String, pages: String = "3") throws -> CLIRunner.Result {
+            try CLIRunner.run(["keep", "--store", store, "--record", record, "--pdf", pdf, "--pages", pages],
+                              executable: CLIRunner.keeper)
+        }
+        // A PDF that is not the record's: refused, naming the store and both digests.
+        var pdf = try Data(contentsOf: URL(fileURLWithPath: dir.path("signed.pdf")))
+        pdf[pdf.count / 2] ^= 0x20
+        try pdf.write(to: URL(fileURLWithPath: dir.path("changed.pdf")))
+        let changed = try keep(record: dir.path("signed.json"), pdf: dir.path("changed.pdf"))
+        #expect(changed.status == 1)
+        #expect(changed.stderr.hasPrefix("error: \(store): ") && changed.stderr.contains("its SHA-256 is"), "\(changed.stderr)")
+        // A record that is no record, and a file that is not there: refused, naming the file.
+        let notARecord = try dir.write("not-a-record.json", "{\"version\": 1}")
+        let bad = try keep(record: notARecord, pdf: dir.path("signed.pdf"))
+        #expect(bad.status == 1 && bad.stderr.hasPrefix("error: \(notARecord): "), "\(bad.stderr)")
+        let missing = try keep(record: dir.path("signed.json"), pdf: dir.path("missing.pdf"))
+        #expect(missing.status == 1 && missing.stderr == "error: \(dir.path("missing.pdf")): cannot be read\n", "\(missing.stderr)")
+        // No pages: refused by the store.
+        let noPages = try keep(record: dir.path("signed.json"), pdf: dir.path("signed.pdf"), pages: "0")
+        #expect(noPages.status == 1 && noPages.stderr.contains("pages"), "\(noPages.stderr)")
+        // The signed pair: kept, its identifier printed, nothing else kept before it.
+        let kept = try keep(record: dir.path("signed.json"), pdf: dir.path("signed.pdf"))
+        #expect(kept.status == 0, "\(kept.stderr)")
+        let id = kept.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let opened = try await ConsentStore.open(store)
+        #expect(try await opened.pdf(ofConsent: id) == Array(try Data(contentsOf: URL(fileURLWithPath: dir.path("signed.pdf")))))
+        #expect(try await opened.events(after: 0, limit: 10).count == 2)
+        #expect(try await opened.verify().failure == nil)
+        await opened.close()
+    }
+
     @Test func verifyNamesWhatNoLongerMatches() throws {
         let dir = try TemporaryDirectory()
         #expect(try CLIRunner.run(Self.signing(dir)).status == 0)
