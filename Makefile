@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SAMPLES := $(wildcard SampleStrokes/*.json)
 
-.PHONY: all deps build release test test-steps test-api test-browser test-server test-store test-signing test-release test-readme test-spark server load docs demo bench bench-store bench-check bench-update fuzz sanitize clean
+.PHONY: all deps build release release-tool test test-steps test-api test-browser test-server test-store test-signing test-release test-readme test-spark server load docs demo bench bench-store bench-check bench-update fuzz sanitize clean
 
 all: build
 
@@ -64,10 +64,15 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswif
 	-Xswiftc -ld-path=$(CURDIR)/Scripts/link-release -Xlinker --no-export-dynamic \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=$(CURDIR)/Scripts/release-order.txt
-release: deps
-	$(if $(RELEASE_BUILT),,$(SWIFT) build $(RELEASE_FLAGS) --product signature-ink && \
-	  $(SWIFT) build $(RELEASE_FLAGS) --product signature-ink-store)
+release: release-tool
+	$(if $(RELEASE_BUILT),,$(SWIFT) build $(RELEASE_FLAGS) --product signature-ink-store)
 	@echo "signature-ink is $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/signature-ink"
+
+# The tool alone, as the release steps of `make test` and the CI's instruction counts run it: none of them keeps a
+# consent, and signature-ink-store's release build (the store's databases, SwiftNIO and BoringSSL) took 408 s of a
+# CI run on two cores. `consent --store` in the tests runs the debug signature-ink-store.
+release-tool: deps
+	$(if $(RELEASE_BUILT),,$(SWIFT) build $(RELEASE_FLAGS) --product signature-ink)
 
 # Builds the named products (debug) unless BUILT is set: `make test` builds every product once and sets it (with
 # RELEASE_BUILT once `make release` has run) for its steps, since asking SwiftPM again plans the build anew each
@@ -156,7 +161,7 @@ test-signing: deps
 
 # The tool as `make release` links it against the development build the tests run: the same bytes, errors and exit
 # status for images, text, consent documents, forms and a batch, and no Cairo shared library loaded at start.
-test-release: release
+test-release: release-tool
 	$(call products,signature-ink)
 	Tests/Release/agreement.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/signature-ink" \
 		"$$($(SWIFT) build --show-bin-path)/signature-ink"
@@ -164,7 +169,7 @@ test-release: release
 # Every shell line of the README's ```sh blocks, run as a new user types them in a fresh copy of the repository with
 # the tools just built (the server started and stopped); and every Swift example of the README and of the DocC
 # articles found, as printed, in the compiled Examples/DocExamples.
-test-readme: release
+test-readme: release-tool
 	$(call products,signature-ink signature-ink-server)
 	python3 Tests/README/readme_commands.py "$$($(SWIFT) build --show-bin-path)" "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
 
@@ -178,7 +183,7 @@ PYSPARK_VERSION := 4.3.0
 PYARROW_VERSION := 26.0.1
 PANDAS_VERSION := 2.3.3
 SPARK_VENV := .build/spark-venv
-test-spark: release
+test-spark: release-tool
 	@command -v java >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "Installing default-jre-headless"; \

@@ -70,7 +70,7 @@ quiet swift build -c release --product ink-timing
 bin="$work/ink-timing"
 strip --strip-debug -o "$bin" "$(swift build -c release --show-bin-path)/ink-timing"
 # The command-line tool as shipped (make release), stripped the same way.
-quiet make -s -C .. release
+quiet make -s -C .. release-tool
 cli="$work/signature-ink"
 strip --strip-debug -o "$cli" "$(cd .. && swift build -c release --show-bin-path)/signature-ink"
 fixtures=Fixtures/signatures
