@@ -59,7 +59,7 @@ build: deps
 # Scripts/release-order.txt, so that the code the common commands run is read from a few pages rather than from all
 # over the executable (a render in a new process, 0.88 to 1.00 of the time; Scripts/record-release-order re-records it).
 # Beside it, signature-ink-store, which `consent --store` runs to keep a consent: the store's databases and Foundation
-# live there, not in the tool (they were 58 MB of its 83 MB stripped, and 0.35-0.4 ms of every process's start).
+# live there, not in the tool (they were 58 MB of its 83 MB stripped, and 0.3-0.5 ms of every process's start).
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie \
 	-Xswiftc -ld-path=$(CURDIR)/Scripts/link-release -Xlinker --no-export-dynamic \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \

@@ -8,8 +8,8 @@ import SignatureInkStore
 ///
 /// `signature-ink consent --store` runs `keep` once its PDF and record are written to their temporary files. The
 /// store's databases (GRDB, PostgresNIO and SwiftNIO) and Foundation, which they need, live in this executable alone:
-/// in the command-line tool they were 58 MB of its 83 MB (stripped), and their static initialisers (CoreFoundation,
-/// ICU's calendars, libdispatch) and the larger binary made every render in a new process 0.35-0.4 ms slower.
+/// in the command-line tool they were 58 MB of its 83 MB (stripped), and their static initialisers (CoreFoundation's,
+/// ICU's calendars, Foundation's classes) and the larger binary made every render in a new process 0.3-0.5 ms slower.
 @main
 struct SignatureInkStoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,8 +5,8 @@ import Glibc
 /// its PDF and record, to `signature-ink-store keep`, found beside this executable or else on `PATH`.
 ///
 /// The store's databases and Foundation live in that executable, not in this one: here they were 58 MB of 83 MB
-/// (stripped), and their static initialisers and size made every command 0.35-0.4 ms slower to start (a render in a
-/// new process, 0.90 of the time without them).
+/// (stripped), and their static initialisers and size made every command 0.3-0.5 ms slower to start (a render in a
+/// new process takes 0.84-0.93 of the time without them; BENCHMARKS.md).
 enum StoreBridge {
     /// The executable that keeps consents.
     static let keeper = "signature-ink-store"

@@ -119,7 +119,7 @@ import Testing
             try CLIRunner.run(["keep", "--store", store, "--record", record, "--pdf", pdf, "--pages", pages],
                               executable: CLIRunner.keeper)
         }
-        // A PDF that is not the record's: refused, naming the store and both digests.
+        // A PDF that is not the record's: refused, naming the store and the PDF's digest.
         var pdf = try Data(contentsOf: URL(fileURLWithPath: dir.path("signed.pdf")))
         pdf[pdf.count / 2] ^= 0x20
         try pdf.write(to: URL(fileURLWithPath: dir.path("changed.pdf")))
