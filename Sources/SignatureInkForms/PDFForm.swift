@@ -2,6 +2,7 @@
 import CQPDF
 public import SignatureInk
 public import SignatureInkRender
+import Synchronization
 
 /// A field of a PDF form's AcroForm, as ``PDFForm/fields`` lists it.
 public struct PDFFormField: Sendable, Hashable {
@@ -33,8 +34,9 @@ public struct PDFFormField: Sendable, Hashable {
 ///
 /// The ink is drawn by the engine's renderer into a one-page PDF of the field's size (vector paths, the name and
 /// date as embedded subset fonts) whose page becomes a form XObject: the field's appearance, or page content when
-/// flattened. Everything else in the file stays as it was. A form is read once; each ``sign(_:ink:name:date:options:)``
-/// works on a fresh copy, so one form can be signed many times.
+/// flattened. Everything else in the file stays as it was. Each ``sign(_:ink:name:date:options:)`` works on a copy of
+/// its own (the first on the one the form was read into, each later one on the bytes read again), so one form can be
+/// signed many times.
 public final class PDFForm: Sendable {
     /// The file's bytes as read.
     public let bytes: [UInt8]
@@ -44,6 +46,10 @@ public final class PDFForm: Sendable {
     public let fields: [PDFFormField]
     /// The number of pages.
     public let pageCount: Int
+
+    /// The file as ``init(bytes:name:)`` read it, for the first ``sign(_:ink:name:date:options:)`` to take rather than
+    /// read the bytes again (2.0 M of the 15.2 M instructions of signing a ten-page form in a new process).
+    private let firstRead: FirstRead
 
     /// Most fields read from one form, and the deepest field tree: past these the form is refused.
     public static let maxFields = 10_000
@@ -64,6 +70,7 @@ public final class PDFForm: Sendable {
         pageCount = pages.count
         fields = try FieldTree(file: file, pages: pages).fields.map(\.info)
         try file.checkWarnings()
+        firstRead = FirstRead(file: file, pages: pages)
     }
 
     /// A rectangle as `left,bottom,width,height` in PDF points, each rounded to a hundredth and written without
@@ -105,8 +112,13 @@ public final class PDFForm: Sendable {
         let incremental = options.incremental || digital != nil
         let signed = digitallySignedFields
         if !signed.isEmpty && !incremental { throw .digitallySigned(fields: signed.map(\.name)) }
-        let file = try QPDFFile(bytes: bytes, name: fileName)
-        let pages = try file.pages()
+        let file: QPDFFile, pages: [qpdf_oh]
+        if let read = firstRead.take() {
+            (file, pages) = read
+        } else {
+            file = try QPDFFile(bytes: bytes, name: fileName)
+            pages = try file.pages()
+        }
         let target = try FormTarget(placement, form: self, file: file, pages: pages)
         try file.checkWarnings()
         if incremental && (options.flatten || target.field == nil) {
@@ -142,6 +154,25 @@ public final class PDFForm: Sendable {
             }
             return try file.write()
         }
+    }
+}
+
+/// The file a ``PDFForm`` was read from, handed to one signing: the first to ask takes it (a signing changes the
+/// file), and every later one reads the bytes anew.
+///
+/// `@unchecked Sendable`: the file is written once, before the form is shared, and read and cleared after that only by
+/// the one caller that won `taken`.
+private final class FirstRead: @unchecked Sendable {
+    private let taken = Atomic<Bool>(false)
+    private nonisolated(unsafe) var read: (file: QPDFFile, pages: [qpdf_oh])?
+
+    init(file: QPDFFile, pages: [qpdf_oh]) { read = (file, pages) }
+
+    /// The file and its pages, to the first caller; `nil` to every other.
+    func take() -> (file: QPDFFile, pages: [qpdf_oh])? {
+        guard !taken.exchange(true, ordering: .acquiringAndReleasing) else { return nil }
+        defer { read = nil }
+        return read
     }
 }
 

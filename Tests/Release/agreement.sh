@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The command-line tool as `make release` builds it (Cairo, libpng and fontconfig linked in from their archives,
-# HarfBuzz, Pango and qpdf opened on first use; Scripts/link-release) against the development build the Swift tests
-# run: every command below must write byte-identical files, print the same errors and exit with the same status, and
-# the release binary must start without loading Cairo's shared libraries, and open HarfBuzz alone for a Latin line and
-# Pango for other text, without loading the shared Cairo, fontconfig and FreeType (their stand-ins:
-# Sources/CPango/shim.h) or what they need (X11, pixman);
-# it must have no run path, and the order its functions are laid out in must name the functions it has.
+# The command-line tool as `make release` builds it (Cairo, libpng, fontconfig and qpdf linked in from their archives,
+# HarfBuzz and Pango opened on first use; Scripts/link-release) against the development build the Swift tests run:
+# every command below must write byte-identical files, print the same errors and exit with the same status, and the
+# release binary must start without loading Cairo's shared libraries, open HarfBuzz alone for a Latin line and Pango
+# for other text, without loading the shared Cairo, fontconfig and FreeType (their stand-ins: Sources/CPango/shim.h)
+# or what they need (X11, pixman), and sign a form without loading the shared qpdf, C++ runtime or GnuTLS; it must
+# have no run path, and the order its functions are laid out in must name the functions it has.
 #
 #   Tests/Release/agreement.sh RELEASE_BINARY DEVELOPMENT_BINARY      (make test-release)
 set -euo pipefail
@@ -44,6 +44,16 @@ for library in libcairo.so libfontconfig.so libfreetype.so libpixman-1.so libX11
     esac
 done
 
+# qpdf is linked in (Scripts/qpdf-static.c): signing a form loads no shared qpdf, C++ runtime or GnuTLS.
+sign_loads="$(LD_DEBUG=files "$release" sign Tests/Fixtures/forms/ten-pages.pdf --ink SampleStrokes/long-name.json \
+    --field CustomerSignature --name Ada --date 2026-11-25 -o "$work/loads.pdf" 2>&1 >/dev/null)"
+[ -s "$work/loads.pdf" ] || { echo "FAIL: sign wrote no PDF: $sign_loads"; failed=1; }
+for library in libqpdf.so libstdc++.so libgnutls.so; do
+    case "$sign_loads" in *"file=$library"*)
+        echo "FAIL: signing a form loaded the shared $library (the release binary has qpdf linked in)"; failed=1 ;;
+    esac
+done
+
 # The release link lays functions out in the order of Scripts/release-order.txt, so that a command reads its code from
 # a few pages. A list that names many functions the executable no longer has has gone stale: re-record it.
 listed="$(wc -l < Scripts/release-order.txt)"
@@ -77,6 +87,10 @@ cases=(
     "consent|consent SampleStrokes/consent/study-consent.json --sign participant=SampleStrokes/long-name.json --name participant=Ada --sign investigator=SampleStrokes/short-name.json --name investigator=Charles --date 2026-11-25T14:30:00+01:00 --sharing investigatorOnly -o OUT/signed.pdf --record OUT/signed.json"
     "consent-preview|consent preview SampleStrokes/consent/study-consent.json --page 1 -o OUT/page-1.png"
     "form|sign Tests/Fixtures/forms/simple.pdf --ink SampleStrokes/long-name.json --field Signature1 --name Ada --date 2026-11-25 -o OUT/form.pdf"
+    "form-ten-pages|sign Tests/Fixtures/forms/ten-pages.pdf --ink SampleStrokes/long-name.json --field CustomerSignature --name Ada --date 2026-11-25 -o OUT/form.pdf"
+    "form-rect|sign Tests/Fixtures/forms/f1040-2010.pdf --ink SampleStrokes/long-name.json --page 2 --rect 101,122,170,22 -o OUT/form.pdf"
+    "form-incremental|sign Tests/Fixtures/forms/va21-0966.pdf --ink SampleStrokes/long-name.json --field F[0].#subform[1].Digital_Signature[0] --incremental -o OUT/form.pdf"
+    "bad-form|sign Tests/Fixtures/forms/encrypted.pdf --ink SampleStrokes/long-name.json --field Signature1 -o OUT/form.pdf"
 )
 run() {  # binary, folder, arguments with OUT
     local binary="$1" folder="$2"; shift 2
@@ -101,7 +115,7 @@ for entry in "${cases[@]}"; do
         diff "$a.stderr" "$b.stderr" || true
         diff "$a.status" "$b.status" || true
         failed=1
-    elif [ -z "$(ls -A "$a")" ] && [ "$name" != bad-input ]; then
+    elif [ -z "$(ls -A "$a")" ] && [[ "$name" != bad-* ]]; then
         echo "FAIL: $name wrote nothing: $(cat "$a.stderr")"; failed=1
     else
         echo "ok: $name ($(ls "$a" | wc -l) files, exit status $(cat "$a.status"))"
@@ -111,4 +125,5 @@ done
 [ "$(cat "$work/release-batch.status")" = 1 ] && [ "$(ls "$work/release-batch" | wc -l)" = 2 ] \
     || { echo "FAIL: batch: expected exit status 1 and two images"; failed=1; }
 [ "$(cat "$work/release-bad-input.status")" = 1 ] || { echo "FAIL: bad-input: expected exit status 1"; failed=1; }
+[ "$(cat "$work/release-bad-form.status")" = 1 ] || { echo "FAIL: bad-form: expected exit status 1"; failed=1; }
 exit "$failed"

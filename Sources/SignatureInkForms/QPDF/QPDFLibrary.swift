@@ -2,12 +2,14 @@
 import CQPDF
 import SignatureInkRender
 
-/// qpdf's functions, opened on first use rather than linked.
+/// qpdf's functions, set up on first use.
 ///
-/// qpdf brings the C++ runtime and GnuTLS, whose constructors read the system's crypto configuration: linked, it
-/// made every process about 3 ms slower to start (measured whole-process: a C program drawing one line with Cairo
-/// and Pango, 3.4 ms; the same linked with qpdf too, 6.7 ms), although only signing a form uses it. The first
-/// ``QPDFFile`` opens it instead, once. The functions' types come from qpdf's header (`CQPDF/shim.h`).
+/// qpdf brings the C++ runtime and GnuTLS, whose constructors read the system's crypto configuration: linked as a
+/// shared library, it made every process about 3 ms slower to start (measured whole-process: a C program drawing one
+/// line with Cairo and Pango, 3.4 ms; the same linked with qpdf too, 6.7 ms), although only signing a form uses it.
+/// The first ``QPDFFile`` sets it up instead, once: the release build of `signature-ink` has qpdf's archive linked in
+/// with its initializers deferred until then (Scripts/qpdf-static.c, ``QPDFDigest``); other builds open the shared
+/// library. The functions' types come from qpdf's header (`CQPDF/shim.h`).
 enum QPDFLibrary {
     /// The function table, or why qpdf could not be opened.
     static let loaded: Result<CFunctionTable<SIQPDF>, PDFFormError> = CFunctionTable.load(si_qpdf_load).mapError {

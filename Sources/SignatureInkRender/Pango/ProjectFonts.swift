@@ -367,6 +367,14 @@ package enum ProjectFonts {
         func unlock() { pthread_mutex_unlock(mutex) }
     }
 
+    /// Measures each of `texts` in the regular face, as a line of that size would be set, and forgets the result:
+    /// the first line of a process opens HarfBuzz (or Pango) and the face, and makes HarfBuzz's shaping plan for the
+    /// script, which a caller can have done on another thread while it does other work. Safe beside other text
+    /// (the faces are opened under the text lock), but the caller waits for it before it draws text itself.
+    package static func prepareLines(_ texts: [String], size: Double) {
+        for text in texts where !text.isEmpty { _ = try? TextLine(text: text, font: TextFont(size: size)).metrics() }
+    }
+
     /// Opens every face of the project's fonts (all the faces of each file) in Cairo, and keeps them open for the rest
     /// of the process, so that texts are set on several threads at once: Cairo then never opens or closes a FreeType
     /// face again (see the type's discussion). For a process that sets text on several threads, called at its start
