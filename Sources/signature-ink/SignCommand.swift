@@ -190,21 +190,15 @@ struct SignRequest {
         // and the face and makes the shaping plan meanwhile (1.8 M instructions), and is waited for before signing
         // (and before returning, so that the process never exits under it).
         let lines = [name, date].compactMap { $0 }.filter { !$0.isEmpty }
-        let prepared = DispatchSemaphore(value: 0)
+        let prepared = DispatchGroup()
         if !listFields && !lines.isEmpty {
+            prepared.enter()
             WorkerThread.start(stackSize: 1 << 20) {
                 ProjectFonts.prepareLines(lines, size: 10)
-                prepared.signal()
+                prepared.leave()
             }
-        } else {
-            prepared.signal()
         }
-        var waited = false
-        func waitForLines() {
-            if !waited { prepared.wait() }
-            waited = true
-        }
-        defer { waitForLines() }
+        defer { prepared.wait() }
         var limits = DecodingLimits.default
         limits.maxBytes = Self.maxFormBytes
         let bytes = Array(try InputLoader(limits: limits).readBounded(form))
@@ -225,7 +219,7 @@ struct SignRequest {
             return (try? TimestampFormat(pattern: "yyyy-MM-dd"))?.string(millisecondsSince1970: ms, utcOffsetMinutes: offset)
         }
         let signed: [UInt8]
-        waitForLines()
+        prepared.wait()
         do {
             signed = try pdf.sign(placement, ink: signature, name: name, date: printedDate, options: options)
         } catch {

@@ -185,6 +185,16 @@ enum Forms {
         #expect(try PDFCheck.qpdfProblems(plain) == nil)
     }
 
+    @Test func aFormSignedAgainGivesTheSameFileAsTheFirstSigning() throws {
+        // The first signing works on the file the form was read into, each later one on the bytes read again.
+        let form = try Forms.form("ten-pages.pdf")
+        let first = try form.sign(.field("CustomerSignature"), ink: Forms.ink, name: "Ada Lovelace", date: "2026-11-25")
+        let second = try form.sign(.field("CustomerSignature"), ink: Forms.ink, name: "Ada Lovelace", date: "2026-11-25")
+        #expect(second == first)
+        #expect(try PDFForm(bytes: first).emptySignatureFields.isEmpty)
+        #expect(try form.sign(.field("CustomerSignature"), ink: Forms.ink) != first)
+    }
+
     @Test func mistakesAreNamed() throws {
         let form = try Forms.form("simple.pdf")
         #expect(throws: PDFFormError.unknownField("Nope", signatureFields: ["Signature1"])) {

@@ -7,7 +7,7 @@ import Crypto
 /// `libqpdf.so`, which brought the C++ runtime, GnuTLS and nine libraries behind it into the process (4.2 ms of a
 /// 15 ms `sign`, the larger part in the loader). qpdf hashes through GnuTLS: the MD5 of its deterministic `/ID` on
 /// every write, SHA-2 for AES-256 encryption. Scripts/qpdf-static.c gives qpdf GnuTLS's hash functions and answers
-/// them with these four (its ciphers, for encrypted files, open the real GnuTLS on first use).
+/// them with these three (its ciphers, for encrypted files, open the real GnuTLS on first use).
 ///
 /// The functions are C symbols for that file alone; other builds open `libqpdf.so` and never call them.
 enum QPDFDigest {
