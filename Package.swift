@@ -29,8 +29,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         // `swift package generate-documentation` for the DocC catalogs (`make docs`).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
-        // The HTTP server (signature-ink-server) and its logs.
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // The HTTP server (signature-ink-server) and its logs, with the FullFoundation trait only: the default trait
+        // ConfigurationSupport would build swift-configuration, which the server does not use (its flags are its
+        // configuration), into every build of it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // The server's request deadline and HTTP/1 checks are channel handlers: NIO's event loop timers, HTTP parts as
         // NIO's parser and Hummingbird see them.
@@ -202,10 +204,13 @@ let package = Package(
             dependencies: [
                 "SignatureInkServer", "SignatureInkFormats", "SignatureInkRender", "SignatureInkStore", "SignatureInkForms",
                 "InkTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import SignatureInkServer
 import SignatureInkStore
 import Synchronization
@@ -52,7 +51,7 @@ import Testing
 
     /// A server with a store in a new folder, a cheap passcode cost and a clock moved by hand.
     static func withServer<T: Sendable>(secure: Bool = false, maxSessions: Int = 10_000, log: CapturedLog? = nil,
-                                        _ body: @escaping @Sendable (any TestClientProtocol, TestClock) async throws -> T) async throws -> T {
+                                        _ body: @escaping @Sendable (RouterClient, TestClock) async throws -> T) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("accounts-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try await ConsentStore.open(folder)
@@ -62,12 +61,12 @@ import Testing
             maxSessions: maxSessions, clock: { clock.read() })
         let router = try SignatureInkServer.router(configuration: configuration, store: store, adminToken: AdminToken(token: StoreRouteTests.token))
         let app = log.map { Application(router: router, logger: $0.logger()) } ?? Application(router: router)
-        let result = try await app.test(.router) { client in try await body(client, clock) }
+        let result = try await app.withRouterClient { client in try await body(client, clock) }
         await store.close()
         return result
     }
 
-    static func call(_ client: any TestClientProtocol, _ uri: String, _ method: HTTPRequest.Method = .get, headers: HTTPFields = [:],
+    static func call(_ client: RouterClient, _ uri: String, _ method: HTTPRequest.Method = .get, headers: HTTPFields = [:],
                      json: Any? = nil) async throws -> Answer {
         let body = try json.map { ByteBuffer(bytes: Array(try JSONSerialization.data(withJSONObject: $0))) }
         return try await client.execute(uri: uri, method: method, headers: headers, body: body) { response in
@@ -76,7 +75,7 @@ import Testing
     }
 
     /// A browser's call: its cookies and token sent, the answer's cookies kept.
-    static func call(_ client: any TestClientProtocol, _ browser: inout Browser, _ uri: String, _ method: HTTPRequest.Method = .get,
+    static func call(_ client: RouterClient, _ browser: inout Browser, _ uri: String, _ method: HTTPRequest.Method = .get,
                      json: Any? = nil) async throws -> Answer {
         let answer = try await call(client, uri, method, headers: browser.headers, json: json)
         browser.keep(answer.setCookies)
@@ -84,7 +83,7 @@ import Testing
     }
 
     /// Creates a user; answers its identifier and enrolment code.
-    static func createUser(_ client: any TestClientProtocol, _ name: String) async throws -> (id: String, code: String) {
+    static func createUser(_ client: RouterClient, _ name: String) async throws -> (id: String, code: String) {
         let created = try await call(client, "/users", .post, headers: admin, json: ["displayName": name, "title": "Study nurse"])
         #expect(created.status == .created)
         let user = try #require(created.object["user"] as? [String: Any])
@@ -93,7 +92,7 @@ import Testing
     }
 
     /// Creates a user and onboards them on `browser`; answers the user's identifier.
-    static func onboard(_ client: any TestClientProtocol, _ browser: inout Browser, _ name: String,
+    static func onboard(_ client: RouterClient, _ browser: inout Browser, _ name: String,
                         passcode: String = passcode) async throws -> String {
         let (id, code) = try await createUser(client, name)
         let onboarded = try await call(client, &browser, "/device/users", .post, json: ["code": code, "passcode": passcode])
@@ -102,7 +101,7 @@ import Testing
     }
 
     /// Signs `browser` in as the user.
-    static func signIn(_ client: any TestClientProtocol, _ browser: inout Browser, _ id: String, passcode: String = passcode) async throws -> Answer {
+    static func signIn(_ client: RouterClient, _ browser: inout Browser, _ id: String, passcode: String = passcode) async throws -> Answer {
         let answer = try await call(client, &browser, "/device/users/\(id)/session", .post, json: ["passcode": passcode])
         if answer.status == .ok { browser.csrf = answer.object["csrfToken"] as? String }
         return answer

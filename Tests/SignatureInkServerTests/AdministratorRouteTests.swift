@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import SignatureInkServer
 import Testing
 
@@ -11,13 +10,13 @@ import Testing
     static let admin = StoreRouteTests.admin
 
     /// A browser's call (`AccountRouteTests.call`), its body last.
-    static func call(_ client: any TestClientProtocol, _ browser: inout Browser, _ uri: String, _ method: HTTPRequest.Method,
+    static func call(_ client: RouterClient, _ browser: inout Browser, _ uri: String, _ method: HTTPRequest.Method,
                      _ json: Any?) async throws -> AccountRouteTests.Answer {
         try await AccountRouteTests.call(client, &browser, uri, method, json: json)
     }
 
     /// Creates an administrator (with the token), onboards them on `browser` and signs them in; answers their identifier.
-    static func signedInAdministrator(_ client: any TestClientProtocol, _ browser: inout Browser, _ name: String = "Grace Hopper") async throws -> String {
+    static func signedInAdministrator(_ client: RouterClient, _ browser: inout Browser, _ name: String = "Grace Hopper") async throws -> String {
         let created = try await AccountRouteTests.call(client, "/users", .post, headers: admin,
                                                        json: ["displayName": name, "title": "Study coordinator", "administrator": true])
         #expect(created.status == .created)
@@ -32,7 +31,7 @@ import Testing
     }
 
     /// The SHA-256 of the server's own document: the ETag of `GET /consent/document`.
-    static func serverDocument(_ client: any TestClientProtocol) async throws -> String {
+    static func serverDocument(_ client: RouterClient) async throws -> String {
         let answer = try await AccountRouteTests.call(client, "/consent/document")
         return try #require(answer.headers[.eTag]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
     }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import NIOEmbedded
 import NIOHTTPTypes
@@ -104,7 +103,7 @@ import Testing
         let pool = WorkPool(workers: 1, queueLength: 0)
         let router = try SignatureInkServer.router(configuration: configuration, consentDocument: nil, store: nil,
                                                    adminToken: nil, pool: pool)
-        try await Application(router: router).test(.router) { client in
+        try await Application(router: router).withRouterClient { client in
             do {
                 let held = pool.admit()
                 #expect(held != nil)
@@ -131,7 +130,7 @@ import Testing
         var limits = ServerConfiguration.defaultRenderLimits
         limits.maxWork = 1 << 40
         let configuration = ServerConfiguration(renderLimits: limits, workers: 1, queueLength: 0, workTimeout: 1)
-        try await ServerFixture.app(configuration).test(.router) { client in
+        try await ServerFixture.app(configuration).withRouterClient { client in
             try await client.execute(uri: "/render?scale=8&pen-width=300", method: .post, body: Self.zigzag(samples: 2000)) {
                 let text = String(buffer: $0.body)
                 #expect($0.status == .serviceUnavailable && text.contains("deadline"), "\($0.status) \(text)")
@@ -145,7 +144,7 @@ import Testing
     }
 
     @Test func aRenderOverTheWorkBudgetIs422NamingTheKnob() async throws {
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: "/render?scale=5&pen-width=300", method: .post, body: Self.zigzag(samples: 2000)) {
                 #expect($0.status == .unprocessableContent)
                 let text = String(buffer: $0.body)

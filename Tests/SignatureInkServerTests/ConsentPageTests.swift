@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import InkTestSupport
 import SignatureInkConsent
 import SignatureInkRender
@@ -13,7 +12,7 @@ import Testing
     /// The page served for `document` (the sample study consent when `nil`).
     static func page(_ document: ConsentDocument? = nil) async throws -> String {
         let app = Application(router: try SignatureInkServer.router(consentDocument: document))
-        return try await app.test(.router) { client in
+        return try await app.withRouterClient { client in
             try await client.execute(uri: "/consent", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/html; charset=utf-8")
@@ -46,7 +45,7 @@ import Testing
     /// The form cell's own page carries the English page words, the cell's one source of them.
     @Test func theFormCellsPageHasTheEnglishWords() async throws {
         let app = Application(router: try SignatureInkServer.router(consentDocument: nil))
-        let page = try await app.test(.router) { client in
+        let page = try await app.withRouterClient { client in
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
                 return String(buffer: response.body)

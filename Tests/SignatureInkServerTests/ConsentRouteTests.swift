@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import InkTestSupport
 import SignatureInk
 import SignatureInkConsent
@@ -38,7 +37,7 @@ import Testing
         if !(body is [UInt8]) { raw = Array(try JSONSerialization.data(withJSONObject: body)) }
         let bytes = raw
         let app = Application(router: try SignatureInkServer.router(consentDocument: document))
-        let (status, answer): (HTTPResponse.Status, [UInt8]) = try await app.test(.router) { client in
+        let (status, answer): (HTTPResponse.Status, [UInt8]) = try await app.withRouterClient { client in
             try await client.execute(uri: "/consent/sign", method: .post, body: ByteBuffer(bytes: bytes)) { response in
                 (response.status, Array(response.body.readableBytesView))
             }
@@ -166,7 +165,7 @@ import Testing
                                                     chainPEM: TestPKI.intermediate.certificatePEM)
         let app = Application(router: try SignatureInkServer.router(configuration: configuration))
         let body = Array(try JSONSerialization.data(withJSONObject: try Self.body()))
-        let (status, answer): (HTTPResponse.Status, [String: Any]) = try await app.test(.router) { client in
+        let (status, answer): (HTTPResponse.Status, [String: Any]) = try await app.withRouterClient { client in
             try await client.execute(uri: "/consent/sign", method: .post, headers: [.userAgent: "Clinic-Tablet/2.1"],
                                      body: ByteBuffer(bytes: body)) { response in
                 (response.status, (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))) as? [String: Any] ?? [:])

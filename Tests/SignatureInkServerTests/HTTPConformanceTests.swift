@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import InkTestSupport
 import Logging
 import NIOCore
@@ -56,7 +55,7 @@ enum RawHTTP {
         var logger = Logger(label: "test")
         logger.logLevel = .error
         let app = try SignatureInkServer.application(configuration: ServerConfiguration(port: 0), logger: logger)
-        return try await app.test(.live) { client in try await test(client.port ?? 0) }
+        return try await app.withLiveServer(test)
     }
 
     /// Sends `request` as it is and reads until the server closes the connection.
@@ -222,7 +221,7 @@ enum RawHTTP {
     @Test(arguments: otherMethods.indices)
     func anotherMethodOnARoutedPathIs405WithAllow(_ index: Int) async throws {
         let (method, path, allow) = Self.otherMethods[index]
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: path, method: method, body: ByteBuffer(string: "{}")) { response in
                 #expect(response.status == .methodNotAllowed, "\(method) \(path)")
                 #expect(response.headers[.allow] == allow)
@@ -237,7 +236,7 @@ enum RawHTTP {
     /// Only the consent walk-through may be framed, and only by the server's own pages (the shared device's page frames
     /// it); every other page, the device's included, is framed by nothing.
     @Test func onlyTheWalkThroughMayBeFramedAndOnlyByTheServersOwnPages() async throws {
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             for path in ["/consent", "/device", "/", "/openapi.yaml", "/no/such/path"] {
                 try await client.execute(uri: path, method: .get) { response in
                     let framed = path == "/consent"
@@ -259,7 +258,7 @@ enum RawHTTP {
     }
 
     @Test func anUnknownPathIs404AsJSON() async throws {
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             for method in [HTTPRequest.Method.get, .post, .delete] {
                 try await client.execute(uri: "/no/such/path", method: method) { response in
                     #expect(response.status == .notFound)
@@ -273,7 +272,7 @@ enum RawHTTP {
 
     @Test(arguments: ["/consent/sign", "/signatures"])
     func aBodyDeclaredAsAnotherTypeIs415(_ path: String) async throws {
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             for type in ["application/x-www-form-urlencoded", "text/plain", "application/json; charset=latin1", "application/jsonx"] {
                 try await client.execute(uri: path, method: .post, headers: [.contentType: type], body: ByteBuffer(string: "{}")) { response in
                     #expect(response.status == .unsupportedMediaType, "\(type)")
@@ -292,7 +291,7 @@ enum RawHTTP {
     }
 
     @Test func renderTakesEveryDocumentedBodyType() async throws {
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             // curl --data-binary's default type, as the README's examples send it.
             for type in ["application/x-www-form-urlencoded", "application/json", "text/plain", "application/octet-stream"] {
                 try await client.execute(uri: "/render", method: .post, headers: [.contentType: type],
@@ -370,7 +369,7 @@ enum RawHTTP {
             outside.append(String(repeating: "1", count: length + 1))
         }
         let cases = [(inside, false), (outside, true)]
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             for (values, refused) in cases {
                 for value in values {
                     let query = "format=svg&\(bounds.name)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)"

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import SignatureInkServer
 import Synchronization
@@ -37,7 +36,7 @@ final class CapturedLog: Sendable {
     @Test func eachRequestAndEachRefusalIsAStructuredLogEntry() async throws {
         let log = CapturedLog()
         let app = Application(router: try SignatureInkServer.router(), logger: log.logger())
-        try await app.test(.router) { client in
+        try await app.withRouterClient { client in
             try await client.execute(uri: "/render?format=gif", method: .post, body: ByteBuffer(string: "{}")) { response in
                 #expect(response.status == .badRequest)
             }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import InkTestSupport
 import SignatureInk
 import SignatureInkFormats
@@ -26,7 +25,7 @@ import Testing
         let body = Array(try Data(contentsOf: file))
         let expected = try request.render(try InkDecoder().decode(Data(body)).signature)
         let query = rows.map(\.queryItem).joined(separator: "&")
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: "/render?" + query, method: .post, body: ByteBuffer(bytes: body)) { response in
                 #expect(response.status == .ok, "\(query): \(String(buffer: response.body))")
                 #expect(response.headers[.contentType] == request.outputFormat.mediaType)
@@ -40,7 +39,7 @@ import Testing
         let canvas = try #require(native.canvas)
         let body = Array(try Data(contentsOf: Self.penFile))
         let pad = try InkDecoder().decode(Data(body)).signature
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: "/render?width=200", method: .post, body: ByteBuffer(bytes: ServerFixture.native)) { response in
                 let png = try DecodedPNG(Array(response.body.readableBytesView))
                 #expect(png.width == 200 && Double(png.height) == canvas.height.rounded())
@@ -63,7 +62,7 @@ import Testing
 
     @Test func penParametersThatReplaceTheFilesPenAreSaid() async throws {
         let body = Array(try Data(contentsOf: Self.penFile))
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: "/render?min-width=0.5&max-width=6", method: .post, body: ByteBuffer(bytes: body)) { response in
                 let note = response.headers[HTTPFields.Element.Name("Signature-Ink-Note")!] ?? ""
                 #expect(note == "min-width and max-width replace the pen widths the file records")
@@ -86,7 +85,7 @@ import Testing
 
     @Test(arguments: refused)
     func contradictoryOrOutOfRangeParametersGet400(_ query: String) async throws {
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: "/render?" + query, method: .post, body: ByteBuffer(bytes: ServerFixture.native)) { response in
                 #expect(response.status == .badRequest, "\(query): \(response.status)")
                 let message = ServerFixture.json(response.body)["error"] as? String ?? ""

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import InkTestSupport
 import SignatureInk
 import SignatureInkConsent
@@ -33,7 +32,7 @@ enum ServerFixture {
 
 @Suite struct ServerTests {
     @Test func pagesCarryAStrictContentSecurityPolicy() async throws {
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             for (uri, type) in [("/", "text/html"), ("/consent", "text/html"), ("/assets/form-cell.js", "text/javascript"),
                                 ("/assets/form-cell.css", "text/css"), ("/openapi.yaml", "application/yaml")] {
                 try await client.execute(uri: uri, method: .get) { response in
@@ -51,7 +50,7 @@ enum ServerFixture {
                       "/../Package.swift", "/assets/index.html", "/assets/openapi.yaml", "/assets/", "/Package.swift",
                       "/assets/%2e%2e/%2e%2e/etc/passwd"])
     func nothingOutsideTheAssetsCanBeRead(_ uri: String) async throws {
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: uri, method: .get) { response in
                 #expect(response.status == .notFound, "\(uri): \(response.status)")
                 let text = String(buffer: response.body)
@@ -61,7 +60,7 @@ enum ServerFixture {
     }
 
     @Test func rendersARealSignaturePadBodyInEveryFormat() async throws {
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: "/render?format=png&scale=2", method: .post, body: ByteBuffer(bytes: ServerFixture.signaturePad)) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/png")
@@ -81,7 +80,7 @@ enum ServerFixture {
     }
 
     @Test func theFilesPenIsHonouredAndAQueryOverrideIsSaid() async throws {
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: "/render?pen-color=%23ff0000", method: .post, body: ByteBuffer(bytes: ServerFixture.signaturePad)) { response in
                 #expect(response.status == .ok)
                 let png = try DecodedPNG(Array(response.body.readableBytesView))
@@ -106,7 +105,7 @@ enum ServerFixture {
     @Test(arguments: badRequests.indices)
     func badRequestsGetA4xxAsJSON(_ index: Int) async throws {
         let (uri, body, status) = Self.badRequests[index]
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: uri, method: .post, body: ByteBuffer(bytes: body)) { response in
                 #expect(response.status == status, "\(uri): \(response.status)")
                 #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
@@ -118,7 +117,7 @@ enum ServerFixture {
 
     @Test func limitsAreEnforcedBeforeDecoding() async throws {
         let small = ServerConfiguration(maxBody: 1000, maxSamples: 50)
-        try await ServerFixture.app(small).test(.router) { client in
+        try await ServerFixture.app(small).withRouterClient { client in
             // A declared length past the limit is refused before the body is read.
             try await client.execute(uri: "/render", method: .post, headers: [.contentLength: "5000"],
                                      body: ByteBuffer(bytes: [UInt8](repeating: 32, count: 5000))) { response in
@@ -138,7 +137,7 @@ enum ServerFixture {
     }
 
     @Test func savingASignatureAnswersItsRecord() async throws {
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: "/signatures", method: .post, body: ByteBuffer(bytes: ServerFixture.native)) { response in
                 #expect(response.status == .ok)
                 let answer = ServerFixture.json(response.body)
@@ -155,7 +154,7 @@ enum ServerFixture {
     }
 
     @Test func savingATypedNameAnswersATypedRecord() async throws {
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: "/signatures", method: .post, body: ByteBuffer(string: #"{"typed": "  Ada Lovelace\n"}"#)) { response in
                 #expect(response.status == .ok)
                 let answer = ServerFixture.json(response.body)
@@ -183,7 +182,7 @@ enum ServerFixture {
         (#"{"typed": "Ada", "ink": "x"}"#, "unknown field 'ink'"),
     ])
     func aTypedNameOutsideTheLimitsIsRefused(body: String, message: String) async throws {
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: "/signatures", method: .post, body: ByteBuffer(string: body)) { response in
                 #expect(response.status == .unprocessableContent)
                 let error = ServerFixture.json(response.body)["error"] as? String ?? ""
@@ -207,7 +206,7 @@ enum ServerFixture {
         }
         #expect(described == served, "described \(described.sorted()), served \(served.sorted())")
         // The parameters /render reads, as the route itself lists them when it refuses an unknown one.
-        let accepted: Set<String> = try await ServerFixture.app().test(.router) { client in
+        let accepted: Set<String> = try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: "/render?no-such-parameter=1", method: .post, body: ByteBuffer(bytes: ServerFixture.native)) { response in
                 #expect(response.status == .badRequest)
                 let message = ServerFixture.json(response.body)["error"] as? String ?? ""
@@ -235,7 +234,7 @@ enum ServerFixture {
             return ByteBuffer(bytes: try! JSONSerialization.data(withJSONObject: body))
         }
         let allowed = [["form": "study", "decision": "allowed"], ["form": "newsletter", "decision": "notNow"]]
-        try await ServerFixture.app().test(.router) { client in
+        try await ServerFixture.app().withRouterClient { client in
             try await client.execute(uri: "/consent/sign", method: .post, body: submission(allowed)) { response in
                 #expect(response.status == .ok)
                 let answer = ServerFixture.json(response.body)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import SignatureInkServer
 import SignatureInkStore
 import Testing
@@ -13,12 +12,12 @@ import Testing
     static var admin: HTTPFields { [.authorization: "Bearer \(token)"] }
 
     /// A server with a store in a new folder, given to `body` with the folder; the folder is removed after.
-    static func withServer<T: Sendable>(store kept: Bool = true, _ body: @escaping @Sendable (any TestClientProtocol, String) async throws -> T) async throws -> T {
+    static func withServer<T: Sendable>(store kept: Bool = true, _ body: @escaping @Sendable (RouterClient, String) async throws -> T) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-route-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = kept ? try await ConsentStore.open(folder) : nil
         let app = Application(router: try SignatureInkServer.router(store: store, adminToken: AdminToken(token: token)))
-        let result = try await app.test(.router) { client in try await body(client, folder) }
+        let result = try await app.withRouterClient { client in try await body(client, folder) }
         await store?.close()
         return result
     }
@@ -29,7 +28,7 @@ import Testing
         var object: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:] }
     }
 
-    static func call(_ client: any TestClientProtocol, _ uri: String, _ method: HTTPRequest.Method = .get, headers: HTTPFields = [:],
+    static func call(_ client: RouterClient, _ uri: String, _ method: HTTPRequest.Method = .get, headers: HTTPFields = [:],
                      json: Any? = nil) async throws -> Answer {
         let body = try json.map { ByteBuffer(bytes: Array(try JSONSerialization.data(withJSONObject: $0))) }
         return try await client.execute(uri: uri, method: method, headers: headers, body: body) { response in
