@@ -52,13 +52,10 @@ let package = Package(
             name: "SignatureInk",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: strict),
-        // Decoders and encoders of stroke files, and the saved record's digest (SHA-256 from swift-crypto).
+        // Decoders and encoders of stroke files: Swift and FoundationEssentials, no C.
         .target(
             name: "SignatureInkFormats",
-            dependencies: [
-                "SignatureInk", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "RealModule", package: "swift-numerics"),
-            ],
+            dependencies: ["SignatureInk", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: strict),
         // C libraries, found through pkg-config.
         .systemLibrary(
@@ -83,9 +80,14 @@ let package = Package(
         .target(
             name: "SignatureInkRender", dependencies: ["SignatureInk", "CCairo", "CPango", "CPNG", "CZlib", "CHeap"],
             swiftSettings: strict),
-        // Consent documents: the model, the walk-through, the signed PDF and the consent record.
+        // Consent documents: the model, the walk-through, the signed PDF and the consent record; the saved signature's
+        // digest (SHA-256 from swift-crypto).
         .target(
-            name: "SignatureInkConsent", dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkForms"],
+            name: "SignatureInkConsent",
+            dependencies: [
+                "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkForms",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict),
         // Signing existing PDF forms: qpdf reads and writes the file, the renderer draws the ink; digital signatures
         // with keys and certificates from swift-certificates, the CMS written with swift-asn1, hashes from swift-crypto.
@@ -180,7 +182,7 @@ let package = Package(
         .testTarget(
             name: "SignatureInkTests", dependencies: ["SignatureInk", "InkTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "SignatureInkFormatsTests", dependencies: ["SignatureInkFormats", "InkTestSupport"],
+            name: "SignatureInkFormatsTests", dependencies: ["SignatureInkFormats", "SignatureInkConsent", "InkTestSupport"],
             exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "SignatureInkRenderTests",
@@ -223,7 +225,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CLITests",
-            dependencies: ["SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkStore", "InkTestSupport"],
+            dependencies: [
+                "SignatureInk", "SignatureInkConsent", "SignatureInkFormats", "SignatureInkRender", "SignatureInkStore",
+                "InkTestSupport",
+            ],
             swiftSettings: strict),
     ]
 )

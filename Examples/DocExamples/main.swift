@@ -109,7 +109,7 @@ func capture(event: BrowserEvent, nowInUnixMilliseconds: Double) throws -> Signa
     // ... moves; coalesced batches with handle(coalesced:); session.appendNewGeometry(to: &livePath) for a live view
     try session.handle(PointerEvent(.up, sample: InkSample(x: 180, y: 60, t: event.timeStamp)))
     let record = try session.save(at: nowInUnixMilliseconds)
-    print(record.digest)  // SHA-256 of the samples' canonical encoding (import SignatureInkFormats)
+    print(record.digest)  // SHA-256 of the samples' canonical encoding (import SignatureInkConsent)
     return record
 }
 

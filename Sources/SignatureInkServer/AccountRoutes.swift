@@ -2,6 +2,7 @@
 import FoundationEssentials
 import Foundation
 import Hummingbird
+import SignatureInkConsent
 import SignatureInkFormats
 import SignatureInkRender
 import SignatureInkStore

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Hummingbird
 import FoundationEssentials
+import SignatureInkConsent
 import SignatureInkFormats
 import SignatureInkStore
 import Synchronization

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Crypto
 import FoundationEssentials
+import SignatureInkConsent
 import SignatureInkFormats
 
 /// One entry of the store's log: every consent document, consent, saved signature and withdrawal is one event, and so

@@ -2,6 +2,7 @@
 import Foundation
 import InkTestSupport
 import SignatureInk
+import SignatureInkConsent
 import SignatureInkFormats
 import SignatureInkRender
 import Testing

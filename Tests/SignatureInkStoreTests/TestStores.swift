@@ -4,6 +4,7 @@ import GRDB
 import Logging
 import NIOCore
 import PostgresNIO
+import SignatureInkConsent
 import SignatureInkFormats
 import Testing
 

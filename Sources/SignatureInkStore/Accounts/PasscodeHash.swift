@@ -2,6 +2,7 @@
 import Crypto
 import FoundationEssentials
 import _CryptoExtras
+import SignatureInkConsent
 import SignatureInkFormats
 
 /// A passcode as the store keeps it: scrypt (swift-crypto's `_CryptoExtras`, BoringSSL's `EVP_PBE_scrypt`) of its

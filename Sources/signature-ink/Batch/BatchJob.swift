@@ -5,6 +5,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import SignatureInk
+import SignatureInkConsent
 import SignatureInkFormats
 import SignatureInkRender
 

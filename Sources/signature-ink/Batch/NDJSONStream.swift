@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import SignatureInk
+import SignatureInkConsent
 import SignatureInkFormats
 import SignatureInkRender
 import Synchronization

@@ -5,10 +5,11 @@ import Crypto
 /// The digest of a saved signature, as stored beside it and checked when it is read back.
 ///
 /// The digest is the SHA-256 of `SignatureRecord.canonicalSamples`, from swift-crypto. It lives in
-/// this module rather than beside `SignatureRecord` because the geometry core imports only the
-/// standard library (swift-crypto brings BoringSSL's C and Foundation), and a digest is needed where records are
-/// written and read, which is this module's work. Records saved by earlier versions keep their digests: the
-/// canonical encoding has not changed, and the tests check stored records against the digests they were saved with.
+/// this module, beside the consent record that carries each signer's digest, rather than beside `SignatureRecord`:
+/// swift-crypto brings BoringSSL's C and Foundation, which neither the geometry core (standard library only) nor the
+/// decoders of `SignatureInkFormats` need, so a program that only reads and draws ink builds without them. Records
+/// saved by earlier versions keep their digests: the canonical encoding has not changed, and the tests check stored
+/// records against the digests they were saved with.
 extension SignatureRecord {
     /// SHA-256 of `SignatureRecord.canonicalSamples`, as 64 lower-case hexadecimal digits.
     ///
