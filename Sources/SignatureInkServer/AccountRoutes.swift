@@ -3,7 +3,6 @@ import FoundationEssentials
 import Foundation
 import Hummingbird
 import SignatureInkConsent
-import SignatureInkFormats
 import SignatureInkRender
 import SignatureInkStore
 

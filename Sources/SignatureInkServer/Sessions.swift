@@ -2,7 +2,6 @@
 import Hummingbird
 import FoundationEssentials
 import SignatureInkConsent
-import SignatureInkFormats
 import SignatureInkStore
 import Synchronization
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 public import FoundationEssentials
 import SignatureInkConsent
-import SignatureInkFormats
 
 /// Users on shared devices: an administrator creates a user and hands out a one-time enrolment code; a device (a
 /// browser, known by the SHA-256 of its cookie) is onboarded with the code and a passcode of the user's; the user

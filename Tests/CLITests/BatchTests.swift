@@ -3,7 +3,6 @@ import Foundation
 import InkTestSupport
 import SignatureInk
 import SignatureInkConsent
-import SignatureInkFormats
 import SignatureInkRender
 import Testing
 

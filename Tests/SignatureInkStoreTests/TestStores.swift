@@ -5,7 +5,6 @@ import Logging
 import NIOCore
 import PostgresNIO
 import SignatureInkConsent
-import SignatureInkFormats
 import Testing
 
 /// The two databases the store keeps its log in; every test of the store runs once on each.

@@ -3,7 +3,6 @@ import Crypto
 import FoundationEssentials
 import _CryptoExtras
 import SignatureInkConsent
-import SignatureInkFormats
 
 /// A passcode as the store keeps it: scrypt (swift-crypto's `_CryptoExtras`, BoringSSL's `EVP_PBE_scrypt`) of its
 /// UTF-8 text with a random salt of its own, never the passcode.

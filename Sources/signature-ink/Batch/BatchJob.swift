@@ -6,7 +6,6 @@ import Glibc
 #endif
 import SignatureInk
 import SignatureInkConsent
-import SignatureInkFormats
 import SignatureInkRender
 
 /// The loop every many-input command shares: expand inputs, plan outputs, run on every core, report failures
