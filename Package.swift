@@ -76,9 +76,13 @@ let package = Package(
         .systemLibrary(
             name: "CQPDF", pkgConfig: "libqpdf",
             providers: [.apt(["libqpdf-dev"]), .brew(["qpdf"])]),
+        // The numbers of Cairo's PDF output, written without glibc's general formatter; the release link points
+        // Cairo at them (Scripts/link-release).
+        .target(name: "CCairoNumbers"),
         // Everything that touches Cairo, Pango or libpng, behind a Swift API with no C types in it.
         .target(
-            name: "SignatureInkRender", dependencies: ["SignatureInk", "CCairo", "CPango", "CPNG", "CZlib", "CHeap"],
+            name: "SignatureInkRender",
+            dependencies: ["SignatureInk", "CCairo", "CPango", "CPNG", "CZlib", "CHeap", "CCairoNumbers"],
             swiftSettings: strict),
         // Consent documents: the model, the walk-through, the signed PDF and the consent record; the saved signature's
         // digest (SHA-256 from swift-crypto).
@@ -186,7 +190,7 @@ let package = Package(
             exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "SignatureInkRenderTests",
-            dependencies: ["SignatureInkRender", "SignatureInkFormats", "InkTestSupport"],
+            dependencies: ["SignatureInkRender", "SignatureInkFormats", "InkTestSupport", "CCairoNumbers"],
             exclude: ["Goldens"],
             swiftSettings: strict),
         .testTarget(
