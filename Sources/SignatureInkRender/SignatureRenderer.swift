@@ -153,28 +153,66 @@ public struct SignatureRenderer: Sendable {
         // The path is placed in the window's pixels as it is handed over; the context's matrix stays the identity.
         let raster = RasterWindow(width: window.width, height: window.height, scale: options.scale,
                                   offset: Point(-Double(window.x), -Double(window.y)), tolerance: Scene.coverageTolerance)
-        // Zeroed by calloc: a coverage image above glibc's mapping threshold (128 KiB, 1,200 x 600 at `--scale 2`)
-        // gets fresh pages that are zero already, where an array would be cleared byte by byte first (0.5 M of the
-        // 4.9 M instructions of such a render), and the rows no ink reaches are then only ever read.
-        let count = window.width * window.height
-        guard let memory = calloc(count, 1) else {
-            throw .png("no memory for a \(window.width) x \(window.height) coverage image")
-        }
-        defer { free(memory) }
-        let coverage = memory.assumingMemoryBound(to: UInt8.self)
-        for (k, (fill, alpha, erases)) in fills.enumerated() {
-            try stop?.check()
+        var rasterizers: [(rasterizer: AreaRasterizer, blend: AreaRasterizer.Blend)] = []
+        for (fill, alpha, erases) in fills {
             var rasterizer = AreaRasterizer(width: window.width, height: window.height, edges: fill.cost.edges)
             rasterizer.add(fill.elements, scale: raster.scale, offset: raster.offset, tolerance: raster.tolerance)
-            try rasterizer.fill(into: coverage, stride: window.width,
-                                blend: erases ? .erase(alpha: alpha) : .over(alpha: alpha), blank: k == 0, stop: stop)
+            rasterizers.append((rasterizer, erases ? .erase(alpha: alpha) : .over(alpha: alpha)))
         }
         try stop?.check()
+        // The coverage is filled and encoded a band of rows at a time, every fill in turn over each band: the
+        // memory a 1,200 x 600 image would take (one page fault for every 4 KiB first written, about 2 us each on
+        // this kind of machine) is one band's, used again and again while it is in the cache.
+        let bandRows = Self.coverageBandRows(width: window.width)
+        guard let memory = malloc(bandRows * window.width) else {
+            throw .png("no memory for \(bandRows) rows of \(window.width) coverage bytes")
+        }
+        defer { free(memory) }
+        let band = memory.assumingMemoryBound(to: UInt8.self)
+        let sweeps = rasterizers.map { AreaRasterizer.Sweep($0.rasterizer) }
+        let sums = AreaRasterizer.Sums(width: window.width)
+        let banded = try EncoderPool.shared.withEncoder(pixels: pixels) { (encoder) throws(RenderError) in
+            let palette = encoder.palette(ink: ink, background: background)
+            return try encoder.encode(width: width, height: height, window: window, palette: palette,
+                                      metadata: metadata) { (planner) throws(RenderError) in
+                var top = 0
+                while top < window.height {
+                    try stop?.check()
+                    let end = Swift.min(window.height, top + bandRows)
+                    band.update(repeating: 0, count: (end - top) * window.width)
+                    for (k, r) in rasterizers.enumerated() {
+                        try r.rasterizer.fill(sweeps[k], sums: sums, until: end, into: band, firstRow: top,
+                                              stride: window.width, blend: r.blend, blank: k == 0, stop: stop)
+                    }
+                    planner.add(rows: band, count: end - top, stride: window.width)
+                    top = end
+                }
+            }
+        }
+        if let banded { return banded }
+        // Stored rather than compressed (an image of noise), which reads the rows again: the whole image.
+        let count = window.width * window.height
+        guard let whole = calloc(count, 1) else {
+            throw .png("no memory for a \(window.width) x \(window.height) coverage image")
+        }
+        defer { free(whole) }
+        let coverage = whole.assumingMemoryBound(to: UInt8.self)
+        for (k, r) in rasterizers.enumerated() {
+            try stop?.check()
+            try r.rasterizer.fill(into: coverage, stride: window.width, blend: r.blend, blank: k == 0, stop: stop)
+        }
         let rows = ByteRows(base: coverage, width: width, height: height, stride: window.width, window: window)
         return try EncoderPool.shared.withEncoder(pixels: pixels) { (encoder) throws(RenderError) in
             let palette = encoder.palette(ink: ink, background: background)
             return try encoder.encode(rows, palette: palette, metadata: metadata)
         }
+    }
+
+    /// Rows of coverage filled and encoded together: about 64 KiB of them, a whole number of the rasterizer's own
+    /// bands (``AreaRasterizer/bandRows``), at least one.
+    static func coverageBandRows(width: Int) -> Int {
+        let bands = Swift.max(1, 65_536 / Swift.max(1, width) / AreaRasterizer.bandRows)
+        return bands * AreaRasterizer.bandRows
     }
 
     /// Un-premultiplies an ARGB32 surface into rows of `channels`, in the surface's own memory, and writes them as

@@ -129,6 +129,37 @@ import Testing
         }
     }
 
+    /// A fill made down the image in parts (``AreaRasterizer/fill(_:sums:until:into:firstRow:stride:blend:blank:stop:)``),
+    /// each part into a buffer of its own rows, over an image that already holds ink and blended over it or erasing
+    /// it, writes the bytes of the fill made at once: parts of one band, of several, ending at the last row.
+    @Test func aFillInPartsWritesTheBytesOfTheWholeFill() throws {
+        let shape = Self.star(centre: Point(40, 50), outer: 45, inner: 12, points: 7) + Self.disc(centre: Point(60, 30), radius: 17.2)
+        let width = 83, height = 101
+        let initial = try Self.fill(Self.rectangle(10.5, 20.25, 70, 80.5), width: width, height: height)
+        for blend in [AreaRasterizer.Blend.over(alpha: 255), .over(alpha: 100), .erase(alpha: 200)] {
+            var rasterizer = AreaRasterizer(width: width, height: height)
+            rasterizer.add(shape[...], scale: 1, offset: .zero, tolerance: RasterWindow.cairoTolerance)
+            let whole = try Self.fill(shape, width: width, height: height, blend: blend, initial: initial)
+            for partRows in [AreaRasterizer.bandRows, 3 * AreaRasterizer.bandRows, 112] {
+                let sweep = AreaRasterizer.Sweep(rasterizer), sums = AreaRasterizer.Sums(width: width)
+                var parts: [UInt8] = []
+                var top = 0
+                while top < height {
+                    let end = Swift.min(height, top + partRows)
+                    var rows = Array(initial[(top * width)..<(end * width)])
+                    _ = try rows.withUnsafeMutableBufferPointer {
+                        try rasterizer.fill(sweep, sums: sums, until: end, into: $0.baseAddress!, firstRow: top,
+                                            stride: width, blend: blend, blank: false)
+                    }
+                    parts += rows
+                    top = end
+                }
+                #expect(parts == whole, "\(blend) in parts of \(partRows) rows")
+            }
+            #expect(whole != initial)
+        }
+    }
+
     @Test func aCurvesAreaIsKeptAtEveryTolerance() throws {
         // A round cap's half circle and a dot, flattened from Cairo's default tolerance up to half a pixel: the
         // polygons are coarser, their areas the curve's.

@@ -204,6 +204,51 @@ extension CoveragePNGEncoder {
         #expect(try blank == encode(ByteImage("empty", width: 600, height: 300) { _, _ in 0 }))
     }
 
+    /// The window's rows handed over a band at a time, bands of random heights (a row, several, all), give the
+    /// bytes of the whole image; an image that would be stored (noise) is handed back, for the whole image to be
+    /// encoded.
+    @Test func rowsInBandsGiveTheBytesOfTheWholeImage() throws {
+        var random = SeededRandom(seed: 405)
+        let images = try Self.syntheticImages + [cairoCoverage(width: 300, height: 120, strokes: 5, seed: 10)]
+        var handedBack = 0
+        for image in images {
+            let w = image.width, h = image.height
+            let x = Int.random(in: 0..<w, using: &random), y = Int.random(in: 0..<h, using: &random)
+            let windows = [(0, 0, w, h), (0, 0, 0, 0),
+                           (x, y, Int.random(in: 1...(w - x), using: &random), Int.random(in: 1...(h - y), using: &random))]
+            for window in windows {
+                let whole = ByteImage("\(image.name) in \(window)", width: w, height: h) { px, py in
+                    px >= window.0 && px < window.0 + window.2 && py >= window.1 && py < window.1 + window.3
+                        ? image[px, py] : 0
+                }
+                var encoder = CoveragePNGEncoder()
+                let banded = try encoder.encode(width: w, height: h, window: window, palette: indexPalette,
+                                                metadata: PNGMetadata()) { (planner) throws(RenderError) in
+                    var row = 0
+                    while row < window.3 {
+                        let count = Swift.min(window.3 - row, [1, 3, 16, window.3].randomElement(using: &random)!)
+                        // Each band in a buffer of its own, so that no row of an earlier band can be read again.
+                        var band = [UInt8](repeating: 0xEE, count: count * window.2 + 1)
+                        for k in 0..<count {
+                            for c in 0..<window.2 { band[k * window.2 + c] = image[window.0 + c, window.1 + row + k] }
+                        }
+                        band.withUnsafeBufferPointer { planner.add(rows: $0.baseAddress!, count: count, stride: window.2) }
+                        row += count
+                    }
+                }
+                let expected = try encode(whole)
+                if let banded {
+                    #expect(banded == expected, "\(whole)")
+                } else {
+                    // Handed back only for an image the whole encoder stores: its IDAT is the rows uncompressed.
+                    handedBack += 1
+                    #expect(expected.count > w * h, "\(whole) was handed back")
+                }
+            }
+        }
+        #expect(handedBack >= 1)
+    }
+
     @Test func renderedCurvesRoundTripThroughLibpng() throws {
         for seed: UInt64 in 1...4 {
             let image = try cairoCoverage(width: 600, height: 300, strokes: 6, seed: seed)

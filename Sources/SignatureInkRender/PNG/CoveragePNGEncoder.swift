@@ -99,13 +99,43 @@ public struct CoveragePNGEncoder: Sendable {
     ///   for the image, or a text keyword or value cannot be written; ``RenderError/limitExceeded(what:limit:actual:)``
     ///   when the image data would not fit in one chunk.
     mutating func encode(_ image: ByteRows, palette: [Color], metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
-        let width = image.width, height = image.height
         guard (1...256).contains(palette.count) else {
             throw .invalidOption(option: "palette", message: "\(palette.count) entries; a PNG palette has 1...256")
         }
         if !isKnownUniquelyReferenced(&buffers) { buffers = Buffers() }
-        let scratch = buffers.deflate
-        let plan = SparseDeflate.plan(image, options: options, scratch: scratch)
+        let plan = SparseDeflate.plan(image, options: options, scratch: buffers.deflate)
+        return try indexedFile(image, plan: plan, palette: palette, metadata: metadata)
+    }
+
+    /// Encodes as ``encode(_:palette:metadata:)`` does a `width` x `height` image whose bytes outside `window` are
+    /// zero, the window's rows handed over by `produce` a band at a time (``SparseDeflate/RowPlanner/add(rows:count:stride:)``,
+    /// top to bottom, every row once): the same file, without the image held whole.
+    /// - Returns: the PNG file's bytes, or `nil` when the image would be stored rather than compressed (noise),
+    ///   which needs its rows again, or the encoder's options filter rows: the caller then encodes the whole image.
+    /// - Throws: as ``encode(_:palette:metadata:)``, and whatever `produce` throws.
+    mutating func encode(width: Int, height: Int, window: (x: Int, y: Int, width: Int, height: Int), palette: [Color],
+                         metadata: PNGMetadata,
+                         rows produce: (inout SparseDeflate.RowPlanner) throws(RenderError) -> Void)
+        throws(RenderError) -> [UInt8]? {
+        guard (1...256).contains(palette.count) else {
+            throw .invalidOption(option: "palette", message: "\(palette.count) entries; a PNG palette has 1...256")
+        }
+        guard options.filter == .none else { return nil }
+        if !isKnownUniquelyReferenced(&buffers) { buffers = Buffers() }
+        var planner = SparseDeflate.RowPlanner(width: width, height: height, window: window, options: options,
+                                               scratch: buffers.deflate)
+        try produce(&planner)
+        let plan = planner.finish()
+        guard plan.blockType != .stored else { return nil }
+        // Fixed and dynamic blocks are written from the tokens alone: the image is not read again.
+        return try indexedFile(ByteRows.blank(width: width, height: height), plan: plan, palette: palette,
+                               metadata: metadata)
+    }
+
+    /// The indexed PNG of `image`, planned as `plan`, with the palette's entries up to the largest index used.
+    private mutating func indexedFile(_ image: ByteRows, plan: SparseDeflate.Plan, palette: [Color],
+                                      metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
+        let width = image.width, height = image.height
         guard plan.byteCount <= Int(Int32.max) else {
             throw .limitExceeded(what: "PNG image data bytes", limit: Int(Int32.max), actual: plan.byteCount)
         }

@@ -209,6 +209,16 @@ enum SparseDeflate {
     ///   - scratch: buffers reused across images.
     /// - Returns: the plan for ``write(_:plan:scratch:into:)``, with the exact stream length.
     static func plan(_ image: ByteRows, options: Options = Options(), scratch: Scratch) -> Plan {
+        if options.filter == .none {
+            // Rows as they are: only the window is read; rows outside it and its margins are runs of zeros.
+            var planner = RowPlanner(width: image.width, height: image.height,
+                                     window: (image.windowX, image.windowY, image.windowWidth, image.windowHeight),
+                                     options: options, scratch: scratch)
+            if image.windowHeight > 0 {
+                planner.add(rows: image.base, count: image.windowHeight, stride: image.stride)
+            }
+            return planner.finish()
+        }
         let width = image.width
         let rowBytes = width + 1
         let total = rowBytes * image.height
@@ -223,20 +233,6 @@ enum SparseDeflate {
         var tokenizer = Tokenizer(start: scratch.tokens, histogram: scratch.histogram,
                                   rowMatchMinimum: rowMatchMinimum)
         scratch.rowFilters.withUnsafeMutableBufferPointer { filters in
-            if options.filter == .none {
-                // Rows as they are: only the window is read; rows outside it and its margins are runs of zeros.
-                let leading = image.windowX, trailing = width - image.windowX - image.windowWidth
-                for y in 0..<image.height {
-                    filters[y] = 0
-                    guard image.hasWindow(inRow: y) else {
-                        tokenizer.addZeroRow(count: width)
-                        continue
-                    }
-                    tokenizer.add(row: image.windowRow(y), above: y > image.windowY ? image.windowRow(y - 1) : nil,
-                                  count: image.windowWidth, filter: 0, leadingZeros: leading, trailingZeros: trailing)
-                }
-                return
-            }
             // Up-filtered rows alternate between two buffers, so the row above stays readable for matches; so do
             // the whole rows copied out of a windowed image.
             var above: UnsafePointer<UInt8>? = nil
@@ -281,13 +277,78 @@ enum SparseDeflate {
         plan.tokenCount = tokenizer.count
         plan.adler = tokenizer.adler.value
         if case let .sub(bytesPerPixel) = options.filter { plan.subBytesPerPixel = bytesPerPixel }
-        if options.filter == .none {
+        price(&plan, scratch: scratch, rowDistance: rowDistance, rawBytes: total, allowDynamic: options.allowDynamic)
+        return plan
+    }
+
+    /// The plan of an unfiltered image (``Options/Filter/none``: coverage or palette indices) made from its rows as
+    /// they are produced, a band at a time, so that the image need not be held whole: the same tokens, checksum and
+    /// plan as ``plan(_:options:scratch:)`` of the whole image. Only the window's rows are handed over; the rows
+    /// around it and its margins are zeros.
+    struct RowPlanner {
+        private var tokenizer: Tokenizer
+        private let width: Int, height: Int
+        private let window: (x: Int, y: Int, width: Int, height: Int)
+        private let options: Options
+        private let scratch: Scratch
+        /// The window's rows handed over so far.
+        private var rowsAdded = 0
+
+        /// Starts the plan of a `width` x `height` image whose bytes outside `window` are zero.
+        init(width: Int, height: Int, window: (x: Int, y: Int, width: Int, height: Int), options: Options,
+             scratch: Scratch) {
+            precondition(options.filter == .none, "rows planned as they come are not filtered")
+            self.width = width
+            self.height = height
+            self.window = window.width == 0 || window.height == 0 ? (0, height, 0, 0) : window
+            self.options = options
+            self.scratch = scratch
+            let rowBytes = width + 1
+            scratch.reserve(tokenCount: rowBytes * height, rowBytes: rowBytes)
+            scratch.histogram.update(repeating: 0, count: tokenKinds)
+            if scratch.rowFilters.count < height {
+                scratch.rowFilters = [UInt8](repeating: 0, count: height)
+            } else {
+                scratch.rowFilters.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            }
+            tokenizer = Tokenizer(start: scratch.tokens, histogram: scratch.histogram,
+                                  rowMatchMinimum: rowBytes <= maximumDistance ? options.rowMatchMinimum : 0)
+            for _ in 0..<self.window.y { tokenizer.addZeroRow(count: width) }
+        }
+
+        /// Adds the next `count` rows of the window, `window.width` bytes each, `stride` bytes apart from `rows`.
+        /// The last of them is copied aside: the first row of the next call is matched against it.
+        mutating func add(rows: UnsafePointer<UInt8>, count: Int, stride: Int) {
+            precondition(rowsAdded + count <= window.height, "more rows than the window has")
+            let leading = window.x, trailing = width - window.x - window.width
+            // The row above the first one given: the last one of the call before, kept in the scratch.
+            let kept = scratch.row(0)
+            for k in 0..<count {
+                let row = rows + k * stride
+                let above: UnsafePointer<UInt8>? = k > 0 ? row - stride : rowsAdded > 0 ? UnsafePointer(kept) : nil
+                tokenizer.add(row: row, above: above, count: window.width, filter: 0, leadingZeros: leading,
+                              trailingZeros: trailing)
+            }
+            if count > 0 { kept.update(from: rows + (count - 1) * stride, count: window.width) }
+            rowsAdded += count
+        }
+
+        /// The plan, once every row of the window has been added.
+        mutating func finish() -> Plan {
+            precondition(rowsAdded == window.height, "\(rowsAdded) of the window's \(window.height) rows were added")
+            for _ in (window.y + window.height)..<height { tokenizer.addZeroRow(count: width) }
+            tokenizer.flushRun()
+            var plan = Plan()
+            plan.tokenCount = tokenizer.count
+            plan.adler = tokenizer.adler.value
             var v = 255
             while v > 0, scratch.histogram[v] == 0 { v -= 1 }
             plan.largestPixel = v
+            let rowBytes = width + 1
+            price(&plan, scratch: scratch, rowDistance: rowBytes, rawBytes: rowBytes * height,
+                  allowDynamic: options.allowDynamic)
+            return plan
         }
-        price(&plan, scratch: scratch, rowDistance: rowDistance, rawBytes: total, allowDynamic: options.allowDynamic)
-        return plan
     }
 
     /// The Sub filter of `row` into `target`: each byte less the byte `bytesPerPixel` before it (the first

@@ -223,45 +223,101 @@ struct AreaRasterizer {
     func fill(into image: UnsafeMutablePointer<UInt8>, stride: Int, blend: Blend, blank: Bool = false,
               stop: RenderStop? = nil) throws(RenderError) {
         guard !edges.isEmpty else { return }
-        let rowLength = width + 2
-        let chunks = (rowLength + Self.chunk - 1) / Self.chunk
-        // Edges sorted by their first band, so each band takes on the edges that start in it.
-        let bandCount = (height + Self.bandRows - 1) / Self.bandRows
-        var starts = [Int](repeating: 0, count: bandCount + 1)
-        for e in edges { starts[Int(e.y0) / Self.bandRows + 1] += 1 }
-        for b in 0..<bandCount { starts[b + 1] += starts[b] }
-        var order = [Int32](repeating: 0, count: edges.count)
-        var next = starts
-        for (i, e) in edges.enumerated() {
-            let b = Int(e.y0) / Self.bandRows
-            order[next[b]] = Int32(i)
-            next[b] += 1
+        try fill(Sweep(self), sums: Sums(width: width), until: height, into: image, firstRow: 0, stride: stride,
+                 blend: blend, blank: blank, stop: stop)
+    }
+
+    /// A fill made down the image a part at a time (``fill(_:sums:until:into:firstRow:stride:blend:blank:stop:)``),
+    /// so that the image need not be held whole: the edges in the order of the bands they start in, and those
+    /// crossing the band reached.
+    final class Sweep {
+        /// `order[starts[b]..<starts[b + 1]]` are the edges that start in band `b`.
+        fileprivate let starts: [Int]
+        fileprivate let order: [Int32]
+        /// The edges that reach into the next band.
+        fileprivate var active: [Int32] = []
+        /// The next band to fill.
+        fileprivate var band = 0
+        fileprivate var sinceCheck = 0
+
+        /// The start of a fill of `rasterizer`'s edges, at the top of its image.
+        init(_ rasterizer: AreaRasterizer) {
+            // Edges sorted by their first band, so each band takes on the edges that start in it.
+            let bandCount = (rasterizer.height + AreaRasterizer.bandRows - 1) / AreaRasterizer.bandRows
+            var starts = [Int](repeating: 0, count: bandCount + 1)
+            for e in rasterizer.edges { starts[Int(e.y0) / AreaRasterizer.bandRows + 1] += 1 }
+            for b in 0..<bandCount { starts[b + 1] += starts[b] }
+            var order = [Int32](repeating: 0, count: rasterizer.edges.count)
+            var next = starts
+            for (i, e) in rasterizer.edges.enumerated() {
+                let b = Int(e.y0) / AreaRasterizer.bandRows
+                order[next[b]] = Int32(i)
+                next[b] += 1
+            }
+            self.starts = starts
+            self.order = order
         }
-        // The band's sums, and a flag for every `chunk` columns of a row that an edge wrote to: the running sum
-        // is constant across the others, so they are skipped (no ink) or filled alike (inside the ink). Plain
-        // allocations, not arrays in closures, so that the loops below work on locals.
-        let acc = UnsafeMutablePointer<Float>.allocate(capacity: Self.bandRows * rowLength)
-        acc.initialize(repeating: 0, count: Self.bandRows * rowLength)
-        defer { acc.deallocate() }
-        let flags = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.bandRows * chunks)
-        flags.initialize(repeating: 0, count: Self.bandRows * chunks)
-        defer { flags.deallocate() }
+    }
+
+    /// The running sums of one band of rows `width` pixels wide, and a flag for every `chunk` columns of a row that
+    /// an edge wrote to: the running sum is constant across the others, so they are skipped (no ink) or filled
+    /// alike (inside the ink). Each band leaves them cleared, so fills of the same width may share them. Plain
+    /// allocations, not arrays, so that the loops work on locals.
+    final class Sums {
+        fileprivate let acc: UnsafeMutablePointer<Float>
+        fileprivate let flags: UnsafeMutablePointer<UInt8>
+        fileprivate let rowLength: Int
+        fileprivate let chunks: Int
+
+        /// Cleared sums for images `width` pixels wide.
+        init(width: Int) {
+            rowLength = width + 2
+            chunks = (rowLength + AreaRasterizer.chunk - 1) / AreaRasterizer.chunk
+            acc = .allocate(capacity: AreaRasterizer.bandRows * rowLength)
+            acc.initialize(repeating: 0, count: AreaRasterizer.bandRows * rowLength)
+            flags = .allocate(capacity: AreaRasterizer.bandRows * chunks)
+            flags.initialize(repeating: 0, count: AreaRasterizer.bandRows * chunks)
+        }
+
+        deinit {
+            acc.deallocate()
+            flags.deallocate()
+        }
+    }
+
+    /// Fills the rows from where `sweep` stands down to row `end` (a multiple of ``bandRows``, or the height), and
+    /// moves it there: row `y` is the `width` bytes at `image + (y - firstRow) * stride`, for the rows from
+    /// `firstRow` to `end`. Filling the image in parts, each part's rows handed over in turn, gives the bytes of
+    /// ``fill(into:stride:blend:blank:stop:)``.
+    /// - Parameters:
+    ///   - sweep: a sweep of this rasterizer's edges (``Sweep/init(_:)``).
+    ///   - sums: the running sums, for this rasterizer's width.
+    ///   - firstRow: the row at `image`: where the sweep stands, or above it.
+    ///   - blank: whether these rows are all 0 before the fill, as for ``fill(into:stride:blend:blank:stop:)``.
+    func fill(_ sweep: Sweep, sums: Sums, until end: Int, into image: UnsafeMutablePointer<UInt8>, firstRow: Int,
+              stride: Int, blend: Blend, blank: Bool, stop: RenderStop? = nil) throws(RenderError) {
+        precondition(sums.rowLength == width + 2, "sums for another width")
+        let rowLength = sums.rowLength, chunks = sums.chunks
+        let acc = sums.acc, flags = sums.flags
         let edges = self.edges
-        var active: [Int32] = []
-        var sinceCheck = 0
-        for band in 0..<bandCount {
+        let bandCount = sweep.starts.count - 1
+        precondition(sweep.band * Self.bandRows >= firstRow, "the sweep is above the rows it was given")
+        precondition(end % Self.bandRows == 0 || end == height, "row \(end) does not end a band")
+        while sweep.band < bandCount, sweep.band * Self.bandRows < end {
+            let band = sweep.band
+            sweep.band += 1
             let top = band * Self.bandRows, bottom = Swift.min(height, top + Self.bandRows)
-            for k in starts[band]..<starts[band + 1] { active.append(order[k]) }
-            if active.isEmpty { continue }
-            sinceCheck += active.count
-            if sinceCheck >= 1 << 14 {
-                sinceCheck = 0
+            for k in sweep.starts[band]..<sweep.starts[band + 1] { sweep.active.append(sweep.order[k]) }
+            if sweep.active.isEmpty { continue }
+            sweep.sinceCheck += sweep.active.count
+            if sweep.sinceCheck >= 1 << 14 {
+                sweep.sinceCheck = 0
                 try stop?.check()
             }
             var lowestRow = bottom, highestRow = top
             var kept = 0
-            for k in 0..<active.count {
-                let index = active[k]
+            for k in 0..<sweep.active.count {
+                let index = sweep.active[k]
                 let e = edges[Int(index)]
                 Self.accumulate(e, top: top, bottom: bottom, into: acc, flags: flags, rowLength: rowLength,
                                 chunks: chunks)
@@ -269,21 +325,21 @@ struct AreaRasterizer {
                 highestRow = Swift.max(highestRow, Swift.min(bottom, Int(e.y1) + 1))
                 // Edges that go on below the band stay active.
                 if e.y1 > Double(bottom) {
-                    active[kept] = index
+                    sweep.active[kept] = index
                     kept += 1
                 }
             }
-            active.removeLast(active.count - kept)
+            sweep.active.removeLast(sweep.active.count - kept)
             // Two copies of the rows' loop, each with its own `blank`, so that each is compiled for it.
             if blank, case .over = blend {
                 for row in lowestRow..<highestRow {
                     Self.resolve(acc + (row - top) * rowLength, flags: flags + (row - top) * chunks,
-                                 width: width, into: image + row * stride, blend: blend, blank: true)
+                                 width: width, into: image + (row - firstRow) * stride, blend: blend, blank: true)
                 }
             } else {
                 for row in lowestRow..<highestRow {
                     Self.resolve(acc + (row - top) * rowLength, flags: flags + (row - top) * chunks,
-                                 width: width, into: image + row * stride, blend: blend, blank: false)
+                                 width: width, into: image + (row - firstRow) * stride, blend: blend, blank: false)
                 }
             }
         }
