@@ -78,11 +78,74 @@ public struct SignatureRenderer: Sendable {
         if scene.isInkOnly {
             return try coveragePNG(scene, width: size.width, height: size.height, metadata: metadata, stop: stop)
         }
-        let surface = try colourSurface(scene, width: size.width, height: size.height)
-        try stop?.check()
         let channels: CoveragePNGEncoder.Channels = !scene.paintsGreysOnly ? .rgba
             : options.background.alpha == 255 ? .grey : .greyAlpha
+        if let png = try colourPNGInBands(scene, width: size.width, height: size.height, channels: channels,
+                                          metadata: metadata, stop: stop) {
+            return png
+        }
+        let surface = try colourSurface(scene, width: size.width, height: size.height)
+        try stop?.check()
         return try encodeARGB(surface, channels: channels, metadata: metadata)
+    }
+
+    /// Most ink fills a colour image is drawn in bands for (``colourPNGInBands(_:width:height:channels:metadata:stop:)``):
+    /// each fill keeps a rasterizer and a mask one band high while the bands are drawn. More (translucent
+    /// signature_pad ink is filled curve by curve) are drawn on one surface of the whole image.
+    static let bandedFillLimit = 8
+
+    /// Rows of a colour image drawn and encoded together: about 128 KiB of ARGB32 pixels, a whole number of the
+    /// rasterizer's bands (``AreaRasterizer/bandRows``), at least one.
+    static func colourBandRows(width: Int) -> Int {
+        let bands = Swift.max(1, 131_072 / (4 * Swift.max(1, width)) / AreaRasterizer.bandRows)
+        return bands * AreaRasterizer.bandRows
+    }
+
+    /// Draws `scene` with Cairo a band of rows at a time, on one ARGB32 surface a band high, and encodes each band as
+    /// it is drawn: the bytes of ``colourSurface(_:width:height:)`` encoded by ``encodeARGB(_:channels:metadata:)``,
+    /// without a surface of the whole image. A new process takes a page fault for every 4 KiB it first writes (about
+    /// 2 us each on this kind of machine), and that surface was 720 KB at 600 x 300.
+    /// - Returns: the PNG, or `nil` when the scene has more than ``bandedFillLimit`` fills or the image would be stored
+    ///   rather than compressed (noise): the caller then draws the whole image.
+    func colourPNGInBands(_ scene: Scene, width: Int, height: Int, channels: CoveragePNGEncoder.Channels,
+                          metadata: PNGMetadata, stop: RenderStop?) throws(RenderError) -> [UInt8]? {
+        let window = RasterWindow(width: width, height: height, scale: options.scale, offset: .zero,
+                                  tolerance: Scene.coverageTolerance)
+        let fills = scene.inkFills.map { window.fill($0.elements) }
+        guard fills.count <= Self.bandedFillLimit else { return nil }
+        try limits.checkWork(pixels: width * height, colour: true, fill: fills.reduce(RasterCost()) { $0 + $1.cost })
+        let bandRows = Self.colourBandRows(width: width)
+        let surface = try CairoSurface(image: .argb32, width: width, height: Swift.min(bandRows, height))
+        let context = try CairoContext(surface: surface)
+        let ink = try BandedInk(fills, window: window, bandRows: bandRows)
+        // The texts are shaped once, for every band.
+        let texts = try scene.decorationTexts()
+        let stride = surface.stride, rowBytes = width * channels.rawValue
+        return try EncoderPool.shared.withEncoder(pixels: width * height * channels.rawValue) { (encoder) throws(RenderError) in
+            try encoder.encode(width: width, height: height, channels: channels,
+                               metadata: metadata) { (planner) throws(RenderError) in
+                var top = 0
+                while top < height {
+                    try stop?.check()
+                    let rows = Swift.min(bandRows, height - top)
+                    ink.band = top..<(top + rows)
+                    // Every pixel of the band is set: the rows before were converted in place.
+                    context.clear(to: options.background)
+                    context.save()
+                    context.translate(0, -Double(top))
+                    context.scale(options.scale, options.scale)
+                    try scene.draw(on: context, bands: ink, texts: texts)
+                    context.restore()
+                    try context.check()
+                    try surface.withMutablePixels { (pixels) throws(RenderError) in
+                        Unpremultiply.convert(pixels, stride: stride, width: width, height: rows, to: channels,
+                                              into: pixels)
+                        planner.add(rows: pixels.assumingMemoryBound(to: UInt8.self), count: rows, stride: rowBytes)
+                    }
+                    top += rows
+                }
+            }
+        }
     }
 
     /// Draws `scene` with Cairo on an ARGB32 image of `width` x `height` pixels over the background, after checking

@@ -163,6 +163,38 @@ import Testing
         #expect(Set(stride(from: 0, to: rgba.rgba.count, by: 4).map { rgba.rgba[$0] }).count > 16)
     }
 
+    /// A decorated image drawn a band of rows at a time is byte for byte the image drawn on one surface and encoded
+    /// whole: greys with and without alpha, colour, text, a translucent group, scales and sizes whose height is no
+    /// whole number of bands.
+    @Test func decoratedImagesDrawnInBandsAreTheWholeImagesBytes() throws {
+        let navy = Color(red: 0x1a, green: 0x23, blue: 0x7e)
+        let options = [
+            RenderOptions(decorations: Decorations(signatureLine: true, xMark: true)),
+            RenderOptions(background: .white, decorations: Decorations(signatureLine: true)),
+            RenderOptions(penColor: navy, background: Color(red: 250, green: 250, blue: 210, alpha: 128),
+                          decorations: Decorations(xMark: true, lineColor: navy)),
+            RenderOptions(scale: 2.3, decorations: Decorations(signatureLine: true, watermark: "Copy", timestamp: .iso8601)),
+            RenderOptions(box: OutputSize(width: 1000, height: 123), opacity: 0.6,
+                          decorations: Decorations(signatureLine: true, xMark: true, watermark: "Ωmega")),
+        ]
+        for sample in ["long-name", "dotted-i", "past-the-edge"] {
+            let signature = try Fixtures.sample(sample)
+            for o in options {
+                let renderer = SignatureRenderer(options: o)
+                let scene = Scene(signature, options: o)
+                let size = try scene.layout.pixelSize(scale: o.scale, limits: renderer.limits)
+                let channels: CoveragePNGEncoder.Channels = !scene.paintsGreysOnly ? .rgba
+                    : o.background.alpha == 255 ? .grey : .greyAlpha
+                let drawn = try renderer.colourPNGInBands(scene, width: size.width, height: size.height,
+                                                          channels: channels, metadata: PNGMetadata(), stop: nil)
+                let banded = try #require(drawn, "\(sample) \(o) was not drawn in bands")
+                let whole = try renderer.encodeARGB(renderer.colourSurface(scene, width: size.width, height: size.height),
+                                                    channels: channels, metadata: PNGMetadata())
+                #expect(banded == whole, "\(sample) \(o)")
+            }
+        }
+    }
+
     @Test func aTimestampWithoutACaptureTimeIsLeftOut() throws {
         var s = Fixtures.cross
         s.startTime = nil

@@ -93,13 +93,22 @@ struct Scene {
     ///   prepared for: each is filled as coverage by ``AreaRasterizer`` and painted through it, so that ink over
     ///   decorations or in several colours has the pixels of ink alone. `nil` has Cairo fill the outline as it is
     ///   (a caller's context, whatever its transform).
-    func draw(on context: CairoContext, raster: (fills: [RasterFill], window: RasterWindow)? = nil) throws(RenderError) {
+    /// - Parameters:
+    ///   - bands: instead of `raster`, the ink of an image drawn a band of rows at a time, for the band it is at.
+    ///   - texts: the decorations' texts, as ``decorationTexts()`` gives them, when the caller has them already.
+    func draw(on context: CairoContext, raster: (fills: [RasterFill], window: RasterWindow)? = nil,
+              bands: BandedInk? = nil,
+              texts: (watermark: PlacedText?, timestamp: PlacedText?)? = nil) throws(RenderError) {
         let vector = !context.drawsPixels
         let erases = ink.paints.contains { $0.blend == .erase }
         // An eraser removes ink, never the background: the ink is drawn in a group of its own first.
         let grouped = options.opacity < 1 || erases
         if grouped { context.pushGroup() }
-        try drawDecorationsBehind(on: context)
+        if let texts {
+            try drawDecorationsBehind(on: context, texts: texts)
+        } else {
+            try drawDecorationsBehind(on: context, texts: decorationTexts())
+        }
         if ink.hasSignaturePadInk { context.setTolerance(Self.signaturePadTolerance) }
         for (i, fill) in inkFills.enumerated() {
             context.setSource(fill.color)
@@ -107,6 +116,8 @@ struct Scene {
             if vector {
                 context.append(vectorPath(of: fill.elements))
                 context.fillNonZero()
+            } else if let bands {
+                try bands.paint(i, on: context)
             } else if let raster {
                 try Self.paintCoverage(of: raster.fills[i], in: raster.window, on: context)
             } else {
@@ -173,9 +184,9 @@ struct Scene {
         return (watermark, stamp)
     }
 
-    private func drawDecorationsBehind(on context: CairoContext) throws(RenderError) {
+    private func drawDecorationsBehind(on context: CairoContext,
+                                       texts: (watermark: PlacedText?, timestamp: PlacedText?)) throws(RenderError) {
         let d = options.decorations, at = decorationLayout
-        let texts = try decorationTexts()
         if let w = texts.watermark {
             context.setSource(w.color)
             try w.line.draw(anchor: w.anchor, at: w.point, on: context)

@@ -231,6 +231,41 @@ public struct CoveragePNGEncoder: Sendable {
         return try file(header: header.bytes, image: image, plan: plan, metadata: metadata)
     }
 
+    /// Encodes as ``encode(_:channels:width:height:metadata:)`` does a `width` x `height` image of `channels`
+    /// pixels whose rows `produce` hands to the planner a band at a time (``SparseDeflate/RowPlanner/add(rows:count:stride:)``,
+    /// `width * channels.rawValue` bytes a row, top to bottom, every row once): the same file, without the image
+    /// held whole.
+    /// - Returns: the PNG file's bytes, or `nil` when the image would be stored rather than compressed, which needs
+    ///   its rows again: the caller then encodes the whole image.
+    /// - Throws: as ``encode(_:channels:width:height:metadata:)``, and whatever `produce` throws.
+    mutating func encode(width: Int, height: Int, channels: Channels, metadata: PNGMetadata,
+                         rows produce: (inout SparseDeflate.RowPlanner) throws(RenderError) -> Void)
+        throws(RenderError) -> [UInt8]? {
+        let bytesPerPixel = channels.rawValue
+        guard (1...SparseDeflate.maximumWidth / bytesPerPixel).contains(width), (1...Int(Int32.max)).contains(height)
+        else {
+            throw .invalidOption(option: "size", message: "image size \(width)x\(height) is outside the PNG limits")
+        }
+        if !isKnownUniquelyReferenced(&buffers) { buffers = Buffers() }
+        var subOptions = options
+        subOptions.filter = .sub(bytesPerPixel: bytesPerPixel)
+        let rowBytes = width * bytesPerPixel
+        var planner = SparseDeflate.RowPlanner(width: rowBytes, height: height, window: (0, 0, rowBytes, height),
+                                               options: subOptions, scratch: buffers.deflate)
+        try produce(&planner)
+        let plan = planner.finish()
+        guard plan.blockType != .stored else { return nil }
+        guard plan.byteCount <= Int(Int32.max) else {
+            throw .limitExceeded(what: "PNG image data bytes", limit: Int(Int32.max), actual: plan.byteCount)
+        }
+        var header = PNGChunkWriter()
+        header.header(width: width, height: height, colourType: channels.colourType)
+        header.physicalSize(pixelsPerMetre: metadata.pixelsPerMetre)
+        // Fixed and dynamic blocks are written from the tokens alone: the image is not read again.
+        return try file(header: header.bytes, image: ByteRows.blank(width: rowBytes, height: height), plan: plan,
+                        metadata: metadata)
+    }
+
     /// The PNG file: `header` (the signature and the chunks before the text), the text chunks, one `IDAT` with
     /// `image` deflated by `plan`, and `IEND`.
     private mutating func file(header prefix: [UInt8], image: ByteRows, plan: SparseDeflate.Plan,

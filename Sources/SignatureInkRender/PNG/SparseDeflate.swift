@@ -281,10 +281,11 @@ enum SparseDeflate {
         return plan
     }
 
-    /// The plan of an unfiltered image (``Options/Filter/none``: coverage or palette indices) made from its rows as
-    /// they are produced, a band at a time, so that the image need not be held whole: the same tokens, checksum and
-    /// plan as ``plan(_:options:scratch:)`` of the whole image. Only the window's rows are handed over; the rows
-    /// around it and its margins are zeros.
+    /// The plan of an image made from its rows as they are produced, a band at a time, so that the image need not
+    /// be held whole: the same tokens, checksum and plan as ``plan(_:options:scratch:)`` of the whole image.
+    /// Unfiltered (``Options/Filter/none``: coverage or palette indices), only the window's rows are handed over,
+    /// the rows around it and its margins being zeros; Sub-filtered (``Options/Filter/sub(bytesPerPixel:)``: grey
+    /// or RGBA pixels), every row of the image, whole.
     struct RowPlanner {
         private var tokenizer: Tokenizer
         private let width: Int, height: Int
@@ -293,11 +294,22 @@ enum SparseDeflate {
         private let scratch: Scratch
         /// The window's rows handed over so far.
         private var rowsAdded = 0
+        /// The bytes of a pixel of a Sub-filtered image; 0 for an unfiltered one.
+        private let subBytesPerPixel: Int
+        /// A Sub-filtered image's last row, filtered, unless it was all zeros: the next row's matches are against it.
+        private var above: UnsafePointer<UInt8>?
 
-        /// Starts the plan of a `width` x `height` image whose bytes outside `window` are zero.
+        /// Starts the plan of a `width` x `height` image whose bytes outside `window` are zero; a Sub-filtered
+        /// image's window is the whole image.
         init(width: Int, height: Int, window: (x: Int, y: Int, width: Int, height: Int), options: Options,
              scratch: Scratch) {
-            precondition(options.filter == .none, "rows planned as they come are not filtered")
+            switch options.filter {
+            case .none: subBytesPerPixel = 0
+            case let .sub(bytesPerPixel):
+                precondition(window == (0, 0, width, height), "a Sub-filtered image is planned whole")
+                subBytesPerPixel = bytesPerPixel
+            default: preconditionFailure("rows planned as they come are unfiltered or Sub-filtered")
+            }
             self.width = width
             self.height = height
             self.window = window.width == 0 || window.height == 0 ? (0, height, 0, 0) : window
@@ -320,6 +332,10 @@ enum SparseDeflate {
         /// The last of them is copied aside: the first row of the next call is matched against it.
         mutating func add(rows: UnsafePointer<UInt8>, count: Int, stride: Int) {
             precondition(rowsAdded + count <= window.height, "more rows than the window has")
+            if subBytesPerPixel > 0 {
+                addFiltered(rows: rows, count: count, stride: stride)
+                return
+            }
             let leading = window.x, trailing = width - window.x - window.width
             // The row above the first one given: the last one of the call before, kept in the scratch.
             let kept = scratch.row(0)
@@ -333,6 +349,29 @@ enum SparseDeflate {
             rowsAdded += count
         }
 
+        /// Rows of a Sub-filtered image, as ``plan(_:options:scratch:)`` filters them: a row of zeros (transparent)
+        /// is written unfiltered as runs; any other is Sub-filtered into the scratch, the rows alternating between
+        /// two buffers so that the one above stays readable for matches.
+        private mutating func addFiltered(rows: UnsafePointer<UInt8>, count: Int, stride: Int) {
+            scratch.rowFilters.withUnsafeMutableBufferPointer { filters in
+                for k in 0..<count {
+                    let y = rowsAdded + k, row = rows + k * stride
+                    if Tokenizer.endOfRun(row, from: 0, to: width, value: 0) == width {
+                        filters[y] = 0
+                        tokenizer.addZeroRow(count: width)
+                        above = nil
+                        continue
+                    }
+                    filters[y] = 1
+                    let target = scratch.row(y & 1)
+                    subtract(row, into: target, count: width, bytesPerPixel: subBytesPerPixel)
+                    tokenizer.add(row: target, above: above, count: width, filter: 1)
+                    above = UnsafePointer(target)
+                }
+            }
+            rowsAdded += count
+        }
+
         /// The plan, once every row of the window has been added.
         mutating func finish() -> Plan {
             precondition(rowsAdded == window.height, "\(rowsAdded) of the window's \(window.height) rows were added")
@@ -341,9 +380,13 @@ enum SparseDeflate {
             var plan = Plan()
             plan.tokenCount = tokenizer.count
             plan.adler = tokenizer.adler.value
-            var v = 255
-            while v > 0, scratch.histogram[v] == 0 { v -= 1 }
-            plan.largestPixel = v
+            if subBytesPerPixel > 0 {
+                plan.subBytesPerPixel = subBytesPerPixel
+            } else {
+                var v = 255
+                while v > 0, scratch.histogram[v] == 0 { v -= 1 }
+                plan.largestPixel = v
+            }
             let rowBytes = width + 1
             price(&plan, scratch: scratch, rowDistance: rowBytes, rawBytes: rowBytes * height,
                   allowDynamic: options.allowDynamic)

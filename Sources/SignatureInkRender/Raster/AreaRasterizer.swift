@@ -294,8 +294,11 @@ struct AreaRasterizer {
     ///   - sums: the running sums, for this rasterizer's width.
     ///   - firstRow: the row at `image`: where the sweep stands, or above it.
     ///   - blank: whether these rows are all 0 before the fill, as for ``fill(into:stride:blend:blank:stop:)``.
+    /// - Returns: the rows it may have written to (the others are as they were); empty when it wrote none.
+    @discardableResult
     func fill(_ sweep: Sweep, sums: Sums, until end: Int, into image: UnsafeMutablePointer<UInt8>, firstRow: Int,
-              stride: Int, blend: Blend, blank: Bool, stop: RenderStop? = nil) throws(RenderError) {
+              stride: Int, blend: Blend, blank: Bool, stop: RenderStop? = nil) throws(RenderError) -> Range<Int> {
+        var written = end..<end
         precondition(sums.rowLength == width + 2, "sums for another width")
         let rowLength = sums.rowLength, chunks = sums.chunks
         let acc = sums.acc, flags = sums.flags
@@ -330,6 +333,10 @@ struct AreaRasterizer {
                 }
             }
             sweep.active.removeLast(sweep.active.count - kept)
+            if lowestRow < highestRow {
+                written = written.isEmpty ? lowestRow..<highestRow
+                    : Swift.min(written.lowerBound, lowestRow)..<Swift.max(written.upperBound, highestRow)
+            }
             // Two copies of the rows' loop, each with its own `blank`, so that each is compiled for it.
             if blank, case .over = blend {
                 for row in lowestRow..<highestRow {
@@ -343,6 +350,7 @@ struct AreaRasterizer {
                 }
             }
         }
+        return written
     }
 
     /// Adds the part of `e` between rows `top` and `bottom` to the running sums of the band starting at `top`,
