@@ -5,9 +5,10 @@ import CHeap
 ///
 /// glibc gives the top of its heap back to the system whenever more than 128 KiB of it is free, and serves blocks
 /// from 128 KiB up with mappings of their own. Two of this module's outputs cross those lines on every file:
-/// - a render's image surface (180 KB for 600 x 300 coverage) is larger than 128 KiB, so every file mapped fresh
-///   pages and faulted each of them in again: 32 page faults a file, 13 % of a PNG batch (70 -> 61.5 ms for 158
-///   files, 4,000 -> 590 page faults);
+/// - a render that holds its whole image is larger than 128 KiB, so every file mapped fresh pages and faulted each
+///   of them in again: with the coverage of a 600 x 300 image (180 KB) held whole, 32 page faults a file, 13 % of
+///   a PNG batch (70 -> 61.5 ms for 158 files, 4,000 -> 590 page faults). Renders now hold one band of rows at a
+///   time, below that line, but a decorated image of many ink fills is still drawn whole (720 KB at 600 x 300);
 /// - every compressed stream of a PDF (each page's content, each embedded font) gets 256 KiB of zlib state from
 ///   Cairo, freed when the stream ends, so the heap shrank and grew again about 25 times a consent PDF: 13 % of a
 ///   batch of consents (4.75 -> 4.14 ms each), and 0.3 ms of the 2 ms that sealing one may add.

@@ -55,7 +55,8 @@ public struct SignatureRenderer: Sendable {
     /// (one byte a pixel: the pixel's area inside the outline) and written as an indexed PNG whose palette blends
     /// the ink, at its opacity, over the background; anything else is drawn by Cairo as ARGB32, un-premultiplied
     /// and written as RGBA, or as grey and alpha when every colour painted is a grey (grey alone when the
-    /// background is opaque).
+    /// background is opaque). Both are filled or drawn and encoded a band of rows at a time, so that a render holds
+    /// about 64 KiB of coverage or 128 KiB of colour, whatever the image's size.
     ///
     /// Its cost is estimated before any pixel is allocated, and a render above ``RenderLimits/maxWork`` is refused.
     /// - Parameters:
