@@ -110,11 +110,8 @@ public struct SignatureRenderer: Sendable {
     ///   rather than compressed (noise): the caller then draws the whole image.
     func colourPNGInBands(_ scene: Scene, width: Int, height: Int, channels: CoveragePNGEncoder.Channels,
                           metadata: PNGMetadata, stop: RenderStop?) throws(RenderError) -> [UInt8]? {
-        let window = RasterWindow(width: width, height: height, scale: options.scale, offset: .zero,
-                                  tolerance: Scene.coverageTolerance)
-        let fills = scene.inkFills.map { window.fill($0.elements) }
+        let (fills, window) = try colourFills(scene, width: width, height: height)
         guard fills.count <= Self.bandedFillLimit else { return nil }
-        try limits.checkWork(pixels: width * height, colour: true, fill: fills.reduce(RasterCost()) { $0 + $1.cost })
         let bandRows = Self.colourBandRows(width: width)
         let surface = try CairoSurface(image: .argb32, width: width, height: Swift.min(bandRows, height))
         let context = try CairoContext(surface: surface)
@@ -149,13 +146,21 @@ public struct SignatureRenderer: Sendable {
         }
     }
 
-    /// Draws `scene` with Cairo on an ARGB32 image of `width` x `height` pixels over the background, after checking
-    /// the cost of its fills against ``RenderLimits/maxWork``.
-    func colourSurface(_ scene: Scene, width: Int, height: Int) throws(RenderError) -> CairoSurface {
+    /// The scene's ink fills prepared for a colour image of `width` x `height` pixels, and the window they were
+    /// prepared for, once their cost and the image's are checked against ``RenderLimits/maxWork``.
+    private func colourFills(_ scene: Scene, width: Int, height: Int) throws(RenderError)
+        -> (fills: [RasterFill], window: RasterWindow) {
         let window = RasterWindow(width: width, height: height, scale: options.scale, offset: .zero,
                                   tolerance: Scene.coverageTolerance)
         let fills = scene.inkFills.map { window.fill($0.elements) }
         try limits.checkWork(pixels: width * height, colour: true, fill: fills.reduce(RasterCost()) { $0 + $1.cost })
+        return (fills, window)
+    }
+
+    /// Draws `scene` with Cairo on an ARGB32 image of `width` x `height` pixels over the background, after checking
+    /// the cost of its fills against ``RenderLimits/maxWork``.
+    func colourSurface(_ scene: Scene, width: Int, height: Int) throws(RenderError) -> CairoSurface {
+        let (fills, window) = try colourFills(scene, width: width, height: height)
         let surface = try CairoSurface(image: .argb32, width: width, height: height)
         if options.background.alpha == 0 {
             // A new surface is transparent, in fresh pages that are mapped on first use: the first drawing over one

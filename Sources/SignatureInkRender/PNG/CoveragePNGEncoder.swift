@@ -222,11 +222,17 @@ public struct CoveragePNGEncoder: Sendable {
         var subOptions = options
         subOptions.filter = .sub(bytesPerPixel: bytesPerPixel)
         let plan = SparseDeflate.plan(image, options: subOptions, scratch: buffers.deflate)
+        return try filteredFile(image, plan: plan, width: width, channels: channels, metadata: metadata)
+    }
+
+    /// The PNG of `image`, rows of `width` pixels of `channels`, planned Sub-filtered as `plan`.
+    private mutating func filteredFile(_ image: ByteRows, plan: SparseDeflate.Plan, width: Int, channels: Channels,
+                                       metadata: PNGMetadata) throws(RenderError) -> [UInt8] {
         guard plan.byteCount <= Int(Int32.max) else {
             throw .limitExceeded(what: "PNG image data bytes", limit: Int(Int32.max), actual: plan.byteCount)
         }
         var header = PNGChunkWriter()
-        header.header(width: width, height: height, colourType: channels.colourType)
+        header.header(width: width, height: image.height, colourType: channels.colourType)
         header.physicalSize(pixelsPerMetre: metadata.pixelsPerMetre)
         return try file(header: header.bytes, image: image, plan: plan, metadata: metadata)
     }
@@ -255,15 +261,9 @@ public struct CoveragePNGEncoder: Sendable {
         try produce(&planner)
         let plan = planner.finish()
         guard plan.blockType != .stored else { return nil }
-        guard plan.byteCount <= Int(Int32.max) else {
-            throw .limitExceeded(what: "PNG image data bytes", limit: Int(Int32.max), actual: plan.byteCount)
-        }
-        var header = PNGChunkWriter()
-        header.header(width: width, height: height, colourType: channels.colourType)
-        header.physicalSize(pixelsPerMetre: metadata.pixelsPerMetre)
         // Fixed and dynamic blocks are written from the tokens alone: the image is not read again.
-        return try file(header: header.bytes, image: ByteRows.blank(width: rowBytes, height: height), plan: plan,
-                        metadata: metadata)
+        return try filteredFile(ByteRows.blank(width: rowBytes, height: height), plan: plan, width: width,
+                                channels: channels, metadata: metadata)
     }
 
     /// The PNG file: `header` (the signature and the chunks before the text), the text chunks, one `IDAT` with

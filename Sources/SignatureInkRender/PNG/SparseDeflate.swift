@@ -219,6 +219,20 @@ enum SparseDeflate {
             }
             return planner.finish()
         }
+        if case .sub = options.filter {
+            // Whole rows, through the row planner too; a windowed image's rows are copied out one at a time.
+            var planner = RowPlanner(width: image.width, height: image.height,
+                                     window: (0, 0, image.width, image.height), options: options, scratch: scratch)
+            if image.isWhole {
+                planner.add(rows: image.base, count: image.height, stride: image.stride)
+            } else {
+                for y in 0..<image.height {
+                    planner.add(rows: image.row(y, buffer: scratch.row(2 + (y & 1))), count: 1, stride: image.width)
+                }
+            }
+            return planner.finish()
+        }
+        // Up or adaptive.
         let width = image.width
         let rowBytes = width + 1
         let total = rowBytes * image.height
@@ -237,22 +251,10 @@ enum SparseDeflate {
             // the whole rows copied out of a windowed image.
             var above: UnsafePointer<UInt8>? = nil
             var up: UnsafePointer<UInt8>? = nil
-            let subtracts = if case .sub = options.filter { true } else { false }
             for y in 0..<image.height {
                 let row = image.row(y, buffer: scratch.row(2 + (y & 1)))
-                // A transparent row of a Sub-filtered image (most rows of a decorated signature) is written
-                // unfiltered: zeros, as Sub would make them, found without subtracting or tokenising byte by byte.
-                if subtracts, Tokenizer.endOfRun(row, from: 0, to: width, value: 0) == width {
-                    filters[y] = 0
-                    tokenizer.addZeroRow(count: width)
-                    above = nil
-                    up = row
-                    continue
-                }
                 var filter: UInt8 = 0
-                if subtracts {
-                    filter = 1
-                } else if let up {
+                if let up {
                     filter = options.filter == .up || prefersUp(row, above: up, count: width) ? 2 : 0
                 }
                 filters[y] = filter
@@ -260,10 +262,6 @@ enum SparseDeflate {
                 if filter == 2, let up {
                     let target = scratch.row(y & 1)
                     for x in 0..<width { target[x] = row[x] &- up[x] }
-                    data = UnsafePointer(target)
-                } else if filter == 1, case let .sub(bytesPerPixel) = options.filter {
-                    let target = scratch.row(y & 1)
-                    subtract(row, into: target, count: width, bytesPerPixel: bytesPerPixel)
                     data = UnsafePointer(target)
                 }
                 tokenizer.add(row: data, above: above, count: width, filter: filter)
@@ -276,7 +274,6 @@ enum SparseDeflate {
         var plan = Plan()
         plan.tokenCount = tokenizer.count
         plan.adler = tokenizer.adler.value
-        if case let .sub(bytesPerPixel) = options.filter { plan.subBytesPerPixel = bytesPerPixel }
         price(&plan, scratch: scratch, rowDistance: rowDistance, rawBytes: total, allowDynamic: options.allowDynamic)
         return plan
     }
@@ -349,9 +346,9 @@ enum SparseDeflate {
             rowsAdded += count
         }
 
-        /// Rows of a Sub-filtered image, as ``plan(_:options:scratch:)`` filters them: a row of zeros (transparent)
-        /// is written unfiltered as runs; any other is Sub-filtered into the scratch, the rows alternating between
-        /// two buffers so that the one above stays readable for matches.
+        /// Rows of a Sub-filtered image: a row of zeros (transparent, most rows of a decorated signature) is written
+        /// unfiltered, as runs, found without subtracting or tokenising byte by byte; any other is Sub-filtered into
+        /// the scratch, the rows alternating between two buffers so that the one above stays readable for matches.
         private mutating func addFiltered(rows: UnsafePointer<UInt8>, count: Int, stride: Int) {
             scratch.rowFilters.withUnsafeMutableBufferPointer { filters in
                 for k in 0..<count {
