@@ -43,4 +43,44 @@ import Testing
         }
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
     }
+
+    /// Digits are read eight at a time: runs of every length up to 30 on either side of the point, zeros before
+    /// the first significant digit (which do not count towards the 19 that fit), runs that cross the 19th digit inside
+    /// a word, and numbers that end within eight bytes of the end of the text, where the reader goes byte by byte.
+    @Test func digitsInWordsReadAsTheNearestDouble() throws {
+        var random = SeededRandom(seed: 36)
+        func digits(_ n: Int) -> String { String((0..<n).map { _ in Character(String(Int.random(in: 0...9, using: &random))) }) }
+        var texts: [String] = []
+        for whole in 0...30 {
+            for fraction in [0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 18, 19, 20, 24] {
+                let zeros = String(repeating: "0", count: [0, 1, 5, 9, 17][(whole + fraction) % 5])
+                let head = whole == 0 ? "0" : String(Int.random(in: 1...9, using: &random)) + digits(whole - 1)
+                var text = head
+                if fraction > 0 { text += "." + (whole == 0 ? zeros : "") + digits(fraction) }
+                // Within the coordinate limit: a long whole part is scaled down.
+                if whole > 6 { text += "e-\(whole)" }
+                if (whole + fraction) % 3 == 0 { text = "-" + text }
+                texts.append(text)
+            }
+        }
+        // One number a point and its time, so each list ends on a number with fewer than eight bytes after it.
+        var wrong: [String] = []
+        for (k, text) in texts.enumerated() {
+            let json = "[{\"penColor\":\"black\",\"points\":[{\"x\":\(text),\"y\":\(k),\"time\":\(k)}]}]"
+            let samples = try InkDecoder().decode(Data(json.utf8)).signature.samples
+            guard let s = samples.first, samples.count == 1 else {
+                wrong.append("\(text): \(samples.count) samples")
+                continue
+            }
+            if s.x.bitPattern != Double(text)?.bitPattern || s.y != Double(k) { wrong.append("\(text): \(s.x)") }
+        }
+        // The last bytes of a text: a stroke list's bare numbers, written with nothing after them.
+        for text in ["7", "1234567", "1234567.8", "0.5", "0.00000001", "98765.4321"] {
+            let json = "[[{\"x\":1,\"y\":\(text)}]]"
+            let y = try InkDecoder().decode(Data(json.utf8)).signature.samples.first?.y
+            if y?.bitPattern != Double(text)?.bitPattern { wrong.append("\(text) at the end: \(String(describing: y))") }
+        }
+        #expect(texts.count == 31 * 14)
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    }
 }
