@@ -142,7 +142,7 @@ static inline const char *_Nullable si_pango_load(SIPango *_Nonnull api, SILoade
     X(hb_buffer_set_cluster_level) X(hb_buffer_set_direction) X(hb_buffer_set_flags) \
     X(hb_buffer_set_invisible_glyph) X(hb_buffer_set_language) X(hb_buffer_set_script) X(hb_face_create) \
     X(hb_face_destroy) X(hb_face_make_immutable) X(hb_feature_from_string) X(hb_font_create) X(hb_font_destroy) \
-    X(hb_font_get_h_extents) X(hb_font_get_nominal_glyph) X(hb_font_set_ptem) X(hb_font_set_scale) \
+    X(hb_font_get_glyph_extents) X(hb_font_get_h_extents) X(hb_font_get_nominal_glyph) X(hb_font_set_ptem) X(hb_font_set_scale) \
     X(hb_language_from_string) X(hb_shape)
 
 /// HarfBuzz's functions, one field each, named and typed as HarfBuzz declares them.

@@ -104,10 +104,16 @@ struct Scene {
         // An eraser removes ink, never the background: the ink is drawn in a group of its own first.
         let grouped = options.opacity < 1 || erases
         if grouped { context.pushGroup() }
+        // Drawn a band at a time, a text is drawn in the bands its ink reaches, give or take two pixels (the outlines'
+        // extents are measured unhinted, and a pixel an edge crosses takes some of its colour).
+        let rows = bands.map { band in
+            (top: Double(band.band.lowerBound) / options.scale, bottom: Double(band.band.upperBound) / options.scale,
+             margin: 2 / options.scale)
+        }
         if let texts {
-            try drawDecorationsBehind(on: context, texts: texts)
+            try drawDecorationsBehind(on: context, texts: texts, rows: rows)
         } else {
-            try drawDecorationsBehind(on: context, texts: decorationTexts())
+            try drawDecorationsBehind(on: context, texts: decorationTexts(), rows: rows)
         }
         if ink.hasSignaturePadInk { context.setTolerance(Self.signaturePadTolerance) }
         for (i, fill) in inkFills.enumerated() {
@@ -157,12 +163,39 @@ struct Scene {
         context.mask(mask, atPixelX: box.x, y: box.y)
     }
 
-    /// A line of text the decorations draw: the text, where its anchor goes on the baseline, and its colour.
+    /// A line of text the decorations draw: the text, where its anchor goes on the baseline, its colour, and the line
+    /// as HarfBuzz sets it, once for every time it is drawn (`nil` for a line Pango sets, see ``HarfBuzzLine``).
     struct PlacedText {
         var line: TextLine
         var anchor: TextAnchor
         var point: Point
         var color: Color
+        var shaped: HarfBuzzLine?
+        /// The rows of user space the glyphs' outlines reach (from ``HarfBuzzLine/inkTop`` and ``HarfBuzzLine/inkBottom``
+        /// about the baseline, which is at `point`), `nil` when unknown.
+        private var ink: (top: Double, bottom: Double)?
+
+        init(line: TextLine, anchor: TextAnchor, point: Point, color: Color) {
+            self.line = line
+            self.anchor = anchor
+            self.point = point
+            self.color = color
+            shaped = HarfBuzzLine(line)
+            ink = shaped.map { (point.y + Double($0.inkTop) / 1024, point.y + Double($0.inkBottom) / 1024) }
+        }
+
+        /// Draws the line with its colour.
+        func draw(on context: CairoContext) throws(RenderError) {
+            context.setSource(color)
+            try line.draw(anchor: anchor, at: point, on: context, through: shaped)
+        }
+
+        /// Whether the line's ink may reach the user-space rows from `top` to `bottom`, `margin` units above or below
+        /// them: always when its extent is not known (a line Pango sets).
+        func mayReach(top: Double, bottom: Double, margin: Double) -> Bool {
+            guard let ink else { return true }
+            return ink.top - margin < bottom && ink.bottom + margin > top
+        }
     }
 
     /// The watermark (behind the line) and the timestamp, shaped with the project's fonts and placed in the box.
@@ -184,13 +217,15 @@ struct Scene {
         return (watermark, stamp)
     }
 
-    private func drawDecorationsBehind(on context: CairoContext,
-                                       texts: (watermark: PlacedText?, timestamp: PlacedText?)) throws(RenderError) {
+    /// Draws the watermark, the signature line, the "X" and the timestamp; with `rows` (user space), only the texts
+    /// that may reach them.
+    private func drawDecorationsBehind(on context: CairoContext, texts: (watermark: PlacedText?, timestamp: PlacedText?),
+                                       rows: (top: Double, bottom: Double, margin: Double)?) throws(RenderError) {
         let d = options.decorations, at = decorationLayout
-        if let w = texts.watermark {
-            context.setSource(w.color)
-            try w.line.draw(anchor: w.anchor, at: w.point, on: context)
+        func shows(_ text: PlacedText) -> Bool {
+            rows.map { text.mayReach(top: $0.top, bottom: $0.bottom, margin: $0.margin) } ?? true
         }
+        if let w = texts.watermark, shows(w) { try w.draw(on: context) }
         if d.signatureLine {
             context.setSource(d.lineColor)
             context.moveTo(Point(at.lineStartX, at.lineY))
@@ -202,9 +237,6 @@ struct Scene {
             for (a, b) in at.xMarkSegments { context.moveTo(a); context.lineTo(b) }
             context.strokeRound(width: DecorationLayout.xMarkWidth)
         }
-        if let t = texts.timestamp {
-            context.setSource(t.color)
-            try t.line.draw(anchor: t.anchor, at: t.point, on: context)
-        }
+        if let t = texts.timestamp, shows(t) { try t.draw(on: context) }
     }
 }

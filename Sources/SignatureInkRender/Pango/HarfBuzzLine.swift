@@ -46,6 +46,9 @@ struct HarfBuzzLine {
     let clusters: [cairo_text_cluster_t]
     /// The advance of the line, and the font's ascender and descender (negative below the baseline), in Pango units.
     let width: Int32, ascender: Int32, descender: Int32
+    /// How far the glyphs' outlines reach above the baseline and below it (negative above), in Pango units: the
+    /// bounding boxes the font gives them (0 and 0 for a line of spaces).
+    let inkTop: Int32, inkBottom: Int32
 
     /// Pango's glyph for a character that takes no space and is not drawn (`PANGO_GLYPH_EMPTY`).
     private static let emptyGlyph: UInt32 = 0x0FFF_FFFF
@@ -96,6 +99,7 @@ struct HarfBuzzLine {
         var glyphs: [Glyph] = [], clusters: [cairo_text_cluster_t] = []
         glyphs.reserveCapacity(count)
         var x: Int32 = 0
+        var inkTop: Int32 = 0, inkBottom: Int32 = 0
         var k = 0
         while k < count {
             // One cluster: the glyphs of the same characters; its bytes run to the next cluster's first.
@@ -105,8 +109,15 @@ struct HarfBuzzLine {
             while end < count, infos[end].cluster == start {
                 let p = positions[end]
                 if infos[end].codepoint != Self.emptyGlyph {
-                    glyphs.append(Glyph(id: infos[end].codepoint, x: x &+ p.x_offset, y: 0 &- p.y_offset))
+                    let glyph = Glyph(id: infos[end].codepoint, x: x &+ p.x_offset, y: 0 &- p.y_offset)
+                    glyphs.append(glyph)
                     drawn += 1
+                    // HarfBuzz measures up from the glyph's origin; a height goes down (negative).
+                    var box = hb_glyph_extents_t()
+                    if hb.hb_font_get_glyph_extents(font, glyph.id, &box) != 0, box.height != 0 {
+                        inkTop = Swift.min(inkTop, glyph.y &- box.y_bearing)
+                        inkBottom = Swift.max(inkBottom, glyph.y &- box.y_bearing &- box.height)
+                    }
                 }
                 x = x &+ p.x_advance
                 end += 1
@@ -126,6 +137,8 @@ struct HarfBuzzLine {
         self.width = x
         self.ascender = extents.ascender
         self.descender = extents.descender
+        self.inkTop = inkTop
+        self.inkBottom = inkBottom
     }
 
     /// Pango's logical extents of the line: the advance, and the font's ascender above and descender below.

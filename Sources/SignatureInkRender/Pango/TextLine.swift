@@ -80,7 +80,13 @@ struct TextLine: Hashable {
 
     /// Draws the line with the context's current source, its anchor at `point` on the baseline.
     func draw(anchor: TextAnchor, at point: Point, on context: CairoContext) throws(RenderError) {
-        if let line = HarfBuzzLine(self) {
+        try draw(anchor: anchor, at: point, on: context, through: HarfBuzzLine(self))
+    }
+
+    /// Draws the line through Pango, or through `line` when it is given (this line as ``HarfBuzzLine`` sets it).
+    func draw(anchor: TextAnchor, at point: Point, on context: CairoContext,
+              through line: HarfBuzzLine?) throws(RenderError) {
+        if let line {
             try line.render(at: Self.origin(of: line.metrics, anchor: anchor, at: point), on: context, path: false)
             context.newPath()
             return

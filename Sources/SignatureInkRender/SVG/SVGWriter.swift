@@ -63,7 +63,7 @@ struct SVGWriter {
     /// Outlines rather than `<text>`: a viewer draws them the same whether or not it has the fonts, and the
     /// shaping of Arabic or Devanagari is the one the PNG and PDF have, not the viewer's.
     private func text(_ t: Scene.PlacedText) throws(RenderError) -> String {
-        let outline = try t.line.outline(anchor: t.anchor, at: t.point)
+        let outline = try t.line.outline(anchor: t.anchor, at: t.point, through: t.shaped)
         return "<path role=\"img\" aria-label=\"\(Self.escape(t.line.text))\"\(Self.paint("fill", t.color))"
             + "\(fillData.transform) d=\"\(fillData.encode(outline))\"/>\n"
     }
