@@ -295,6 +295,8 @@ enum SparseDeflate {
         private let subBytesPerPixel: Int
         /// A Sub-filtered image's last row, filtered, unless it was all zeros: the next row's matches are against it.
         private var above: UnsafePointer<UInt8>?
+        /// Where the zeros that end `above` begin.
+        private var aboveEnd = 0
 
         /// Starts the plan of a `width` x `height` image whose bytes outside `window` are zero; a Sub-filtered
         /// image's window is the whole image.
@@ -349,24 +351,50 @@ enum SparseDeflate {
         /// Rows of a Sub-filtered image: a row of zeros (transparent, most rows of a decorated signature) is written
         /// unfiltered, as runs, found without subtracting or tokenising byte by byte; any other is Sub-filtered into
         /// the scratch, the rows alternating between two buffers so that the one above stays readable for matches.
+        ///
+        /// Only the part of a row from its first byte that is not zero to just past its last (a pixel on, where the
+        /// filter gives 0 less the last pixel) is filtered and tokenised: the zeros on either side filter to zeros,
+        /// handed over as counts. The part reaches as far right as the row above's does, so that a match at the row
+        /// distance that runs into the zeros finds zeros above them too, as it would byte by byte. The tokens are the
+        /// same as the whole row's.
         private mutating func addFiltered(rows: UnsafePointer<UInt8>, count: Int, stride: Int) {
             scratch.rowFilters.withUnsafeMutableBufferPointer { filters in
                 for k in 0..<count {
                     let y = rowsAdded + k, row = rows + k * stride
-                    if Tokenizer.endOfRun(row, from: 0, to: width, value: 0) == width {
+                    let first = Tokenizer.endOfRun(row, from: 0, to: width, value: 0)
+                    if first == width {
                         filters[y] = 0
                         tokenizer.addZeroRow(count: width)
                         above = nil
                         continue
                     }
                     filters[y] = 1
+                    var end = Swift.min(width, Self.endOfNonZero(row, from: first, to: width) + subBytesPerPixel)
+                    if above != nil { end = Swift.max(end, aboveEnd) }
                     let target = scratch.row(y & 1)
-                    subtract(row, into: target, count: width, bytesPerPixel: subBytesPerPixel)
-                    tokenizer.add(row: target, above: above, count: width, filter: 1)
+                    // The bytes outside the part are zeros, for the next row's matches against this one.
+                    target.update(repeating: 0, count: first)
+                    subtract(row + first, into: target + first, count: end - first, bytesPerPixel: subBytesPerPixel)
+                    (target + end).update(repeating: 0, count: width - end)
+                    tokenizer.add(row: target + first, above: above.map { $0 + first }, count: end - first, filter: 1,
+                                  leadingZeros: first, trailingZeros: width - end)
                     above = UnsafePointer(target)
+                    aboveEnd = end
                 }
             }
             rowsAdded += count
+        }
+
+        /// The index just past the last byte in `from..<to` that is not zero, or `from`: a word at a time from the end.
+        private static func endOfNonZero(_ p: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+            var i = to
+            while i - 8 >= from {
+                let w = UInt64(littleEndian: UnsafeRawPointer(p + i - 8).loadUnaligned(as: UInt64.self))
+                if w != 0 { return i - w.leadingZeroBitCount >> 3 }
+                i -= 8
+            }
+            while i > from, p[i - 1] == 0 { i -= 1 }
+            return i
         }
 
         /// The plan, once every row of the window has been added.
