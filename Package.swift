@@ -79,6 +79,9 @@ let package = Package(
         // The numbers of Cairo's PDF output, written without glibc's general formatter; the release link points
         // Cairo at them (Scripts/link-release).
         .target(name: "CCairoNumbers"),
+        // Hands the program's arguments to the Swift runtime at start, so that the release link can leave out the
+        // runtime's own search for them (Scripts/link-release).
+        .target(name: "CProgramArguments"),
         // Everything that touches Cairo, Pango or libpng, behind a Swift API with no C types in it.
         .target(
             name: "SignatureInkRender",
@@ -125,7 +128,7 @@ let package = Package(
             name: "signature-ink",
             dependencies: [
                 "SignatureInk", "SignatureInkFormats", "SignatureInkRender", "SignatureInkConsent", "SignatureInkForms",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CProgramArguments", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         // Keeps what `signature-ink consent --store` signs. The store's databases and Foundation are linked into this
@@ -133,7 +136,8 @@ let package = Package(
         .executableTarget(
             name: "signature-ink-store",
             dependencies: [
-                "SignatureInkConsent", "SignatureInkStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SignatureInkConsent", "SignatureInkStore", "CProgramArguments",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         // The HTTP server's routes, pages and limits; a separate executable keeps the command-line tool small.
