@@ -511,7 +511,7 @@ struct JSONReader {
     @inline(__always)
     static func leadingDigits(_ values: UInt64) -> Int {
         let notDigit = (values | ((values & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080
-        return notDigit.trailingZeroBitCount >> 3
+        return notDigit.trailingZeroBitCount &>> 3
     }
 
     /// Reads a number as a `Double` (correctly rounded; infinite when beyond `Double`'s range).
@@ -594,15 +594,17 @@ extension JSONReader.Number {
     /// where they keep the mantissa within 19 significant digits.
     fileprivate mutating func add(digits values: UInt64, count: Int, significant: inout Int) {
         guard exact else { return }
-        let kept = count == 8 ? values : values & ((1 << (8 &* UInt64(count))) &- 1)
-        // Zeros before the first significant digit are not counted, as one by one.
-        let counted = mantissa == 0 ? count - Swift.min(count, kept.trailingZeroBitCount >> 3) : count
+        // Zeros before the first significant digit are not counted, as one by one. The byte after the digits is no
+        // digit, so no zero: the count of zero bytes from the first stops within the digits.
+        let counted = mantissa == 0 ? count - Swift.min(count, values.trailingZeroBitCount &>> 3) : count
         guard significant + counted <= 19 else {
-            for k in 0..<count { add(UInt8(truncatingIfNeeded: values >> (8 &* UInt64(k))), significant: &significant) }
+            for k in 0..<count { add(UInt8(truncatingIfNeeded: values &>> (8 &* UInt64(k))), significant: &significant) }
             return
         }
         significant += counted
-        mantissa = mantissa &* Self.powers[count] &+ Self.value(kept << (8 &* UInt64(8 - count)))
+        // The digits moved to the word's top bytes, the bytes after them shifted out: zeros before them.
+        let value = Self.value(values &<< (8 &* UInt64(8 - count)))
+        mantissa = mantissa == 0 ? value : mantissa &* Self.power(count) &+ value
     }
 
     /// The eight-digit number whose digits' values are the bytes of `d`, the first in the lowest byte: pairs of
@@ -615,6 +617,18 @@ extension JSONReader.Number {
         return (fours &* 10_000 &+ fours >> 32) & 0xFFFF_FFFF
     }
 
-    /// 10^0 ... 10^8.
-    private static let powers: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
+    /// 10^`k`, for `k` in 1 ... 8.
+    @inline(__always)
+    private static func power(_ k: Int) -> UInt64 {
+        switch k {
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1_000
+        case 4: return 10_000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        default: return 100_000_000
+        }
+    }
 }
