@@ -16,6 +16,32 @@ public enum JSONText {
         return v.description
     }
 
+    /// Appends the UTF-8 text of ``number(_:)-(Double)`` to `out`, an integer without making a `String` of it.
+    public static func appendNumber(_ v: Double, to out: inout [UInt8]) {
+        if v == v.rounded(), abs(v) < 9.007_199_254_740_992e15 { return appendInteger(v == 0 ? 0 : Int64(v), to: &out) }
+        var text = v.description
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// Appends the UTF-8 text of ``number(_:)-(Float)`` to `out`, an integer without making a `String` of it.
+    public static func appendNumber(_ v: Float, to out: inout [UInt8]) {
+        if v == v.rounded(), abs(v) < 16_777_216 { return appendInteger(v == 0 ? 0 : Int64(Int32(v)), to: &out) }
+        var text = v.description
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// Appends `n` in decimal, as `String(n)` writes it.
+    private static func appendInteger(_ n: Int64, to out: inout [UInt8]) {
+        if n < 0 { out.append(UInt8(ascii: "-")) }
+        let start = out.count
+        var m = n.magnitude
+        repeat {
+            out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m % 10))
+            m /= 10
+        } while m > 0
+        out[start...].reverse()
+    }
+
     /// `s` as a quoted JSON string.
     public static func string(_ s: String) -> String {
         var out: [UInt8] = []

@@ -83,4 +83,31 @@ import Testing
         #expect(texts.count == 31 * 14)
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
     }
+
+    /// The byte writers give the text of `JSONText.number`: integers of every size either type holds exactly, their
+    /// negatives, zero of either sign, fractions, and values past the integers' range.
+    @Test func numbersAppendedAsBytesAreTheNumbersText() {
+        var random = SeededRandom(seed: 9)
+        var doubles: [Double] = [0, -0.0, 1, -1, 9, 10, 99, 100, 1e15, 9.007_199_254_740_991e15, 9.007_199_254_740_992e15,
+                                 -9.007_199_254_740_991e15, 1e300, -1e-300, 0.1, 163.52, 1_411_811_187_486]
+        var floats: [Float] = [0, -0.0, 1, -7, 16_777_215, 16_777_216, -16_777_215, 0.65, 1e30, -1e-30]
+        for k in 0..<3_000 {
+            let magnitude = Double.random(in: -1...16, using: &random)
+            let v = (k % 2 == 0 ? 1 : -1) * Foundation.pow(10, magnitude)
+            doubles.append(k % 3 == 0 ? v.rounded() : v)
+            floats.append(Float(k % 3 == 0 ? v.rounded() : v))
+        }
+        var wrong: [String] = []
+        for v in doubles {
+            var bytes: [UInt8] = [UInt8(ascii: "[")]
+            JSONText.appendNumber(v, to: &bytes)
+            if bytes != Array(("[" + JSONText.number(v)).utf8) { wrong.append("\(v): \(String(decoding: bytes, as: UTF8.self))") }
+        }
+        for v in floats {
+            var bytes: [UInt8] = []
+            JSONText.appendNumber(v, to: &bytes)
+            if bytes != Array(JSONText.number(v).utf8) { wrong.append("Float \(v): \(String(decoding: bytes, as: UTF8.self))") }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    }
 }

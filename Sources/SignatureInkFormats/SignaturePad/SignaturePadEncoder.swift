@@ -17,23 +17,31 @@ struct SignaturePadEncoder {
     func encode(_ signature: Signature) throws(FormatError) -> String {
         let start = signature.startTime ?? 0
         try checkFinite(start, "startTime")
-        var out = "["
+        // Bytes rather than a String: appends of a String cost 300 instructions each (NativeEncoder).
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(signature.samples.count * 56 + signature.strokeCount * 160 + 4)
         for (index, stroke) in signature.strokes.enumerated() {
-            out += index == 0 ? "\n{" : ",\n{"
-            out += try Self.settings(of: signature.pen(ofStroke: index), stroke: index)
-            out += ",\"points\":["
+            out.append(contentsOf: (index == 0 ? "\n{" : ",\n{").utf8)
+            out.append(contentsOf: try Self.settings(of: signature.pen(ofStroke: index), stroke: index).utf8)
+            out.append(contentsOf: ",\"points\":[".utf8)
             for (j, s) in stroke.enumerated() {
                 try checkFinite(s.x, "x"); try checkFinite(s.y, "y"); try checkFinite(s.t, "t")
                 let pressure = s.pressure ?? 0
                 guard pressure.isFinite else { throw .unencodable("pressure is not finite") }
-                out += j == 0 ? "{" : ",{"
-                out += "\"x\":\(JSONText.number(s.x)),\"y\":\(JSONText.number(s.y))"
-                out += ",\"time\":\(JSONText.number(start + s.t)),\"pressure\":\(JSONText.number(pressure))}"
+                out.append(contentsOf: (j == 0 ? "{\"x\":" : ",{\"x\":").utf8)
+                JSONText.appendNumber(s.x, to: &out)
+                out.append(contentsOf: ",\"y\":".utf8)
+                JSONText.appendNumber(s.y, to: &out)
+                out.append(contentsOf: ",\"time\":".utf8)
+                JSONText.appendNumber(start + s.t, to: &out)
+                out.append(contentsOf: ",\"pressure\":".utf8)
+                JSONText.appendNumber(pressure, to: &out)
+                out.append(UInt8(ascii: "}"))
             }
-            out += "]}"
+            out.append(contentsOf: "]}".utf8)
         }
-        out += "]\n"
-        return out
+        out.append(contentsOf: "]\n".utf8)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The settings members of the group of a stroke drawn with `pen` (`nil`: signature_pad's defaults), in
