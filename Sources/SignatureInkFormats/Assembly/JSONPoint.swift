@@ -65,3 +65,16 @@ struct JSONPoint {
         return known
     }
 }
+
+extension JSONPoint {
+    /// Appends a point object's opening, `{"x":X,"y":Y,"time":TIME`, after a comma unless it is the stroke's `first`,
+    /// for the caller to add `pressure` and close: the shape signature_pad's and stroke lists' encoders write.
+    static func appendOpening(x: Double, y: Double, time: Double, first: Bool, to out: inout [UInt8]) {
+        out.append(contentsOf: (first ? "{\"x\":" : ",{\"x\":").utf8)
+        JSONText.appendNumber(x, to: &out)
+        out.append(contentsOf: ",\"y\":".utf8)
+        JSONText.appendNumber(y, to: &out)
+        out.append(contentsOf: ",\"time\":".utf8)
+        JSONText.appendNumber(time, to: &out)
+    }
+}

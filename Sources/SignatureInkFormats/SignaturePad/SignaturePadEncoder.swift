@@ -28,12 +28,7 @@ struct SignaturePadEncoder {
                 try checkFinite(s.x, "x"); try checkFinite(s.y, "y"); try checkFinite(s.t, "t")
                 let pressure = s.pressure ?? 0
                 guard pressure.isFinite else { throw .unencodable("pressure is not finite") }
-                out.append(contentsOf: (j == 0 ? "{\"x\":" : ",{\"x\":").utf8)
-                JSONText.appendNumber(s.x, to: &out)
-                out.append(contentsOf: ",\"y\":".utf8)
-                JSONText.appendNumber(s.y, to: &out)
-                out.append(contentsOf: ",\"time\":".utf8)
-                JSONText.appendNumber(start + s.t, to: &out)
+                JSONPoint.appendOpening(x: s.x, y: s.y, time: start + s.t, first: j == 0, to: &out)
                 out.append(contentsOf: ",\"pressure\":".utf8)
                 JSONText.appendNumber(pressure, to: &out)
                 out.append(UInt8(ascii: "}"))

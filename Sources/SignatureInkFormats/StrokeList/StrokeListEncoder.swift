@@ -17,12 +17,7 @@ struct StrokeListEncoder {
             out.append(contentsOf: (index == 0 ? "\n[" : ",\n[").utf8)
             for (j, s) in stroke.enumerated() {
                 try checkFinite(s.x, "x"); try checkFinite(s.y, "y"); try checkFinite(s.t, "t")
-                out.append(contentsOf: (j == 0 ? "{\"x\":" : ",{\"x\":").utf8)
-                JSONText.appendNumber(s.x, to: &out)
-                out.append(contentsOf: ",\"y\":".utf8)
-                JSONText.appendNumber(s.y, to: &out)
-                out.append(contentsOf: ",\"time\":".utf8)
-                JSONText.appendNumber(start + s.t, to: &out)
+                JSONPoint.appendOpening(x: s.x, y: s.y, time: start + s.t, first: j == 0, to: &out)
                 if let p = s.pressure {
                     guard p.isFinite else { throw .unencodable("pressure is not finite") }
                     out.append(contentsOf: ",\"pressure\":".utf8)
