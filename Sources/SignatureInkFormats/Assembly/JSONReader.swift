@@ -608,8 +608,8 @@ extension JSONReader.Number {
     }
 
     /// The eight-digit number whose digits' values are the bytes of `d`, the first in the lowest byte: pairs of
-    /// digits, then fours, then all eight, each step a multiplication and a shift (D. Lemire, "Faster parsing of
-    /// integers", 2018).
+    /// digits, then fours, then all eight, each step a multiplication and a shift (eight digits in one word, as Daniel
+    /// Lemire parses them, 2018).
     @inline(__always)
     private static func value(_ d: UInt64) -> UInt64 {
         let pairs = (d &* 10 &+ d >> 8) & 0x00FF_00FF_00FF_00FF

@@ -47,8 +47,10 @@ struct HarfBuzzLine {
     /// The advance of the line, and the font's ascender and descender (negative below the baseline), in Pango units.
     let width: Int32, ascender: Int32, descender: Int32
     /// How far the glyphs' outlines reach above the baseline and below it (negative above), in Pango units: the
-    /// bounding boxes the font gives them (0 and 0 for a line of spaces).
+    /// bounding boxes the font gives them (0 and 0 for a line of spaces; ``unbounded`` when a glyph has none).
     let inkTop: Int32, inkBottom: Int32
+    /// The reach of a line one of whose glyphs the font gives no box: farther than any page.
+    static let unbounded: (top: Int32, bottom: Int32) = (Int32.min / 2, Int32.max / 2)
 
     /// Pango's glyph for a character that takes no space and is not drawn (`PANGO_GLYPH_EMPTY`).
     private static let emptyGlyph: UInt32 = 0x0FFF_FFFF
@@ -112,9 +114,12 @@ struct HarfBuzzLine {
                     let glyph = Glyph(id: infos[end].codepoint, x: x &+ p.x_offset, y: 0 &- p.y_offset)
                     glyphs.append(glyph)
                     drawn += 1
-                    // HarfBuzz measures up from the glyph's origin; a height goes down (negative).
+                    // HarfBuzz measures up from the glyph's origin; a height goes down (negative). A glyph it cannot
+                    // measure leaves the line's reach unbounded.
                     var box = hb_glyph_extents_t()
-                    if hb.hb_font_get_glyph_extents(font, glyph.id, &box) != 0, box.height != 0 {
+                    if hb.hb_font_get_glyph_extents(font, glyph.id, &box) == 0 {
+                        (inkTop, inkBottom) = (Self.unbounded.top, Self.unbounded.bottom)
+                    } else if box.height != 0 {
                         inkTop = Swift.min(inkTop, glyph.y &- box.y_bearing)
                         inkBottom = Swift.max(inkBottom, glyph.y &- box.y_bearing &- box.height)
                     }
