@@ -79,40 +79,51 @@ public struct SignatureRenderer: Sendable {
         if scene.isInkOnly {
             return try coveragePNG(scene, width: size.width, height: size.height, metadata: metadata, stop: stop)
         }
-        let channels: CoveragePNGEncoder.Channels = !scene.paintsGreysOnly ? .rgba
-            : options.background.alpha == 255 ? .grey : .greyAlpha
+        let channels = colourChannels(for: scene)
+        // The fills are prepared and their cost checked once, for the bands or, failing them, the whole image.
+        let prepared = try colourFills(scene, width: size.width, height: size.height)
         if let png = try colourPNGInBands(scene, width: size.width, height: size.height, channels: channels,
-                                          metadata: metadata, stop: stop) {
+                                          metadata: metadata, stop: stop, prepared: prepared) {
             return png
         }
-        let surface = try colourSurface(scene, width: size.width, height: size.height)
+        let surface = try colourSurface(scene, width: size.width, height: size.height, prepared: prepared)
         try stop?.check()
         return try encodeARGB(surface, channels: channels, metadata: metadata)
     }
 
-    /// Most ink fills a colour image is drawn in bands for (``colourPNGInBands(_:width:height:channels:metadata:stop:)``):
+    /// The channels a colour image of `scene` is written in: grey alone when every colour painted is a grey and the
+    /// background is opaque, grey and alpha when the colours are greys, RGBA otherwise.
+    func colourChannels(for scene: Scene) -> CoveragePNGEncoder.Channels {
+        !scene.paintsGreysOnly ? .rgba : options.background.alpha == 255 ? .grey : .greyAlpha
+    }
+
+    /// Most ink fills a colour image is drawn in bands for (``colourPNGInBands(_:width:height:channels:metadata:stop:prepared:)``):
     /// each fill keeps a rasterizer and a mask one band high while the bands are drawn. More (translucent
     /// signature_pad ink is filled curve by curve) are drawn on one surface of the whole image.
     static let bandedFillLimit = 8
 
-    /// Rows of a colour image drawn and encoded together: about 128 KiB of ARGB32 pixels, a whole number of the
-    /// rasterizer's bands (``AreaRasterizer/bandRows``), at least one.
-    static func colourBandRows(width: Int) -> Int {
-        let bands = Swift.max(1, 131_072 / (4 * Swift.max(1, width)) / AreaRasterizer.bandRows)
+    /// Rows of an image filled or drawn and encoded together: about `bytes` of rows of `rowBytes` each, a whole
+    /// number of the rasterizer's bands (``AreaRasterizer/bandRows``), at least one. Coverage takes 64 KiB at a time,
+    /// ARGB32 colour 128 KiB.
+    static func bandRows(bytes: Int, rowBytes: Int) -> Int {
+        let bands = Swift.max(1, bytes / Swift.max(1, rowBytes) / AreaRasterizer.bandRows)
         return bands * AreaRasterizer.bandRows
     }
 
     /// Draws `scene` with Cairo a band of rows at a time, on one ARGB32 surface a band high, and encodes each band as
-    /// it is drawn: the bytes of ``colourSurface(_:width:height:)`` encoded by ``encodeARGB(_:channels:metadata:)``,
+    /// it is drawn: the bytes of ``colourSurface(_:width:height:prepared:)`` encoded by ``encodeARGB(_:channels:metadata:)``,
     /// without a surface of the whole image. A new process takes a page fault for every 4 KiB it first writes (about
     /// 2 us each on this kind of machine), and that surface was 720 KB at 600 x 300.
+    /// - Parameter prepared: the scene's fills as ``colourFills(_:width:height:)`` prepares them, when the caller has
+    ///   them already.
     /// - Returns: the PNG, or `nil` when the scene has more than ``bandedFillLimit`` fills or the image would be stored
     ///   rather than compressed (noise): the caller then draws the whole image.
     func colourPNGInBands(_ scene: Scene, width: Int, height: Int, channels: CoveragePNGEncoder.Channels,
-                          metadata: PNGMetadata, stop: RenderStop?) throws(RenderError) -> [UInt8]? {
-        let (fills, window) = try colourFills(scene, width: width, height: height)
+                          metadata: PNGMetadata, stop: RenderStop?,
+                          prepared: (fills: [RasterFill], window: RasterWindow)? = nil) throws(RenderError) -> [UInt8]? {
+        let (fills, window) = if let prepared { prepared } else { try colourFills(scene, width: width, height: height) }
         guard fills.count <= Self.bandedFillLimit else { return nil }
-        let bandRows = Self.colourBandRows(width: width)
+        let bandRows = Self.bandRows(bytes: 131_072, rowBytes: 4 * width)
         let surface = try CairoSurface(image: .argb32, width: width, height: Swift.min(bandRows, height))
         let context = try CairoContext(surface: surface)
         let ink = try BandedInk(fills, window: window, bandRows: bandRows)
@@ -159,8 +170,11 @@ public struct SignatureRenderer: Sendable {
 
     /// Draws `scene` with Cairo on an ARGB32 image of `width` x `height` pixels over the background, after checking
     /// the cost of its fills against ``RenderLimits/maxWork``.
-    func colourSurface(_ scene: Scene, width: Int, height: Int) throws(RenderError) -> CairoSurface {
-        let (fills, window) = try colourFills(scene, width: width, height: height)
+    /// - Parameter prepared: the scene's fills as ``colourFills(_:width:height:)`` prepares them, when the caller has
+    ///   them already.
+    func colourSurface(_ scene: Scene, width: Int, height: Int,
+                       prepared: (fills: [RasterFill], window: RasterWindow)? = nil) throws(RenderError) -> CairoSurface {
+        let (fills, window) = if let prepared { prepared } else { try colourFills(scene, width: width, height: height) }
         let surface = try CairoSurface(image: .argb32, width: width, height: height)
         if options.background.alpha == 0 {
             // A new surface is transparent, in fresh pages that are mapped on first use: the first drawing over one
@@ -240,7 +254,7 @@ public struct SignatureRenderer: Sendable {
         // The coverage is filled and encoded a band of rows at a time, every fill in turn over each band: the
         // memory a 1,200 x 600 image would take (one page fault for every 4 KiB first written, about 2 us each on
         // this kind of machine) is one band's, used again and again while it is in the cache.
-        let bandRows = Self.coverageBandRows(width: window.width)
+        let bandRows = Self.bandRows(bytes: 65_536, rowBytes: window.width)
         guard let memory = malloc(bandRows * window.width) else {
             throw .png("no memory for \(bandRows) rows of \(window.width) coverage bytes")
         }
@@ -283,13 +297,6 @@ public struct SignatureRenderer: Sendable {
             let palette = encoder.palette(ink: ink, background: background)
             return try encoder.encode(rows, palette: palette, metadata: metadata)
         }
-    }
-
-    /// Rows of coverage filled and encoded together: about 64 KiB of them, a whole number of the rasterizer's own
-    /// bands (``AreaRasterizer/bandRows``), at least one.
-    static func coverageBandRows(width: Int) -> Int {
-        let bands = Swift.max(1, 65_536 / Swift.max(1, width) / AreaRasterizer.bandRows)
-        return bands * AreaRasterizer.bandRows
     }
 
     /// Un-premultiplies an ARGB32 surface into rows of `channels`, in the surface's own memory, and writes them as

@@ -183,8 +183,7 @@ import Testing
                 let renderer = SignatureRenderer(options: o)
                 let scene = Scene(signature, options: o)
                 let size = try scene.layout.pixelSize(scale: o.scale, limits: renderer.limits)
-                let channels: CoveragePNGEncoder.Channels = !scene.paintsGreysOnly ? .rgba
-                    : o.background.alpha == 255 ? .grey : .greyAlpha
+                let channels = renderer.colourChannels(for: scene)
                 let drawn = try renderer.colourPNGInBands(scene, width: size.width, height: size.height,
                                                           channels: channels, metadata: PNGMetadata(), stop: nil)
                 let banded = try #require(drawn, "\(sample) \(o) was not drawn in bands")
