@@ -16,30 +16,78 @@ public enum JSONText {
         return v.description
     }
 
-    /// Appends the UTF-8 text of ``number(_:)-(Double)`` to `out`, an integer without making a `String` of it.
+    /// Appends the UTF-8 text of ``number(_:)-(Double)`` to `out`: an integer, or a number with at most four digits
+    /// after the point, without making a `String` of it.
     public static func appendNumber(_ v: Double, to out: inout [UInt8]) {
         if v == v.rounded(), abs(v) < 9.007_199_254_740_992e15 { return appendInteger(v == 0 ? 0 : Int64(v), to: &out) }
+        if let (m, k) = shortFraction(v) { return appendFraction(UInt64(m), digits: k, negative: v < 0, to: &out) }
         var text = v.description
         text.withUTF8 { out.append(contentsOf: $0) }
     }
 
-    /// Appends the UTF-8 text of ``number(_:)-(Float)`` to `out`, an integer without making a `String` of it.
+    /// Appends the UTF-8 text of ``number(_:)-(Float)`` to `out`, as the `Double` form does.
     public static func appendNumber(_ v: Float, to out: inout [UInt8]) {
         if v == v.rounded(), abs(v) < 16_777_216 { return appendInteger(v == 0 ? 0 : Int64(Int32(v)), to: &out) }
+        if let (m, k) = shortFraction(v) { return appendFraction(UInt64(m), digits: k, negative: v < 0, to: &out) }
         var text = v.description
         text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// `|v| * 10^k` as a whole number `m`, and `k`, when one to four digits after the point are the shortest text that
+    /// reads back as `v` (a coordinate in hundredths, a time in thousandths of a millisecond); `nil` for any other
+    /// value. `m / 10^k` is then the text `v.description` writes.
+    ///
+    /// The text with `k` digits after the point nearest to `v` is `m / 10^k` with `m = (v * 10^k).rounded()`; it
+    /// reads back as `v` exactly when `m / 10^k == v` in the type, since `m` and `10^k` are exact and IEEE division
+    /// rounds correctly, as a correct reader does. The first `k` that reads back gives the fewest digits, and of the
+    /// texts of `k` digits it is the nearest to `v`: the text `description` picks too (the shortest, then the
+    /// nearest). Below 2^50 (2^21 for `Float`), the product and the quotient are far from the integers' limit.
+    /// `description` made a `String` of each number: 717 instructions a number for a consent's two signatures
+    /// (2,706 numbers).
+    @inline(__always)
+    private static func shortFraction<F: BinaryFloatingPoint>(_ v: F) -> (m: F, k: Int)? {
+        let limit: F = F.significandBitCount > 23 ? 0x1p50 : 0x1p21
+        let magnitude = v.magnitude
+        var scale: F = 1
+        for k in 1...4 {
+            scale *= 10
+            let m = (magnitude * scale).rounded()
+            guard m < limit else { return nil }
+            if m / scale == magnitude { return (m, k) }
+        }
+        return nil
+    }
+
+    /// Appends `m / 10^k` with its `k` digits after the point, negated when `negative`.
+    private static func appendFraction(_ m: UInt64, digits k: Int, negative: Bool, to out: inout [UInt8]) {
+        if negative { out.append(UInt8(ascii: "-")) }
+        var unit: UInt64 = 1
+        for _ in 0..<k { unit *= 10 }
+        appendDigits(m / unit, width: 1, to: &out)
+        out.append(UInt8(ascii: "."))
+        appendDigits(m % unit, width: k, to: &out)
     }
 
     /// Appends `n` in decimal, as `String(n)` writes it.
     private static func appendInteger(_ n: Int64, to out: inout [UInt8]) {
         if n < 0 { out.append(UInt8(ascii: "-")) }
-        let start = out.count
-        var m = n.magnitude
-        repeat {
-            out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m % 10))
-            m /= 10
-        } while m > 0
-        out[start...].reverse()
+        appendDigits(n.magnitude, width: 1, to: &out)
+    }
+
+    /// Appends `m` in decimal, with zeros before it to make at least `width` digits (at most 20).
+    ///
+    /// The digits are set down in a buffer on the stack and appended at once: reversing them in place through a
+    /// slice of `out` made a copy of `out`, 795 instructions a number for a consent's record.
+    private static func appendDigits(_ m: UInt64, width: Int, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var i = 20, rest = m
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0 || 20 - i < width
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[i...]))
+        }
     }
 
     /// `s` as a quoted JSON string.

@@ -110,4 +110,35 @@ import Testing
         }
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
     }
+
+    /// Numbers with few digits after the point, as pens and clocks give them, and their neighbours one ulp away,
+    /// which need all their digits: the byte writers give `description`'s text for each, at every magnitude where a
+    /// short fraction is written without `description`.
+    @Test func shortFractionsAreDescriptionsText() {
+        var random = SeededRandom(seed: 17)
+        var doubles: [Double] = [0.0001, -0.0001, 0.001, 0.5, 1.25, 90.75, 8.339, 1e-4 * 3, 0x1p50 / 10_000, 0x1p50 / 10,
+                                 112_589_990_684.2624, 1_125_899_906_842.624]
+        var floats: [Float] = [0.0001, 0.65, 0.5, 209_715.1, 209_715.2, 2_097_151.5, 0x1p21 / 10_000, -0.25]
+        for n in 0..<40_000 {
+            let digits = n % 6 + 1
+            let scale = Foundation.pow(10, Double(digits))
+            let whole = Double(UInt64.random(in: 1...(1 << UInt64(n % 48 + 2)), using: &random))
+            let v = (n % 5 == 0 ? -1 : 1) * whole / scale
+            doubles += [v, v.nextUp, v.nextDown]
+            let f = Float(v)
+            floats += [f, f.nextUp, f.nextDown]
+        }
+        var wrong: [String] = []
+        for v in doubles where v != v.rounded() {
+            var bytes: [UInt8] = []
+            JSONText.appendNumber(v, to: &bytes)
+            if bytes != Array(v.description.utf8) { wrong.append("\(v): \(String(decoding: bytes, as: UTF8.self))") }
+        }
+        for v in floats where v != v.rounded() {
+            var bytes: [UInt8] = []
+            JSONText.appendNumber(v, to: &bytes)
+            if bytes != Array(v.description.utf8) { wrong.append("Float \(v): \(String(decoding: bytes, as: UTF8.self))") }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) wrong: \(wrong.prefix(5))")
+    }
 }
