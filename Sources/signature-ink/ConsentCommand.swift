@@ -186,7 +186,7 @@ struct ConsentSignRequest {
         if let date, ConsentDate(iso8601: date) == nil {
             throw ValidationError("--date: '\(date)' is not an ISO 8601 date such as 2026-11-25 or 2026-11-25T14:30:00+01:00")
         }
-        for pair in signatures + names + typed where !pair.contains("=") {
+        for pair in signatures + names + typed where !pair.containsText("=") {
             throw ValidationError("'\(pair)' must be ROLE=VALUE")
         }
         if output == record { throw ValidationError("--output and --record must be different files") }

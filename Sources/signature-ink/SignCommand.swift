@@ -233,7 +233,7 @@ struct SignRequest {
     private func digitalSignature() throws(InputFailure) -> PDFDigitalSignature? {
         guard let key, let cert else { return nil }
         let identity = try SigningKeys.identity(key: key, certificate: cert, chain: chain)
-        if let date, date.contains("T"), let (ms, offset) = ISO8601Time.parse(date, lenient: true) {
+        if let date, date.containsText("T"), let (ms, offset) = ISO8601Time.parse(date, lenient: true) {
             return PDFDigitalSignature(identity: identity, millisecondsSince1970: ms, utcOffsetMinutes: offset)
         }
         return PDFDigitalSignature(identity: identity, millisecondsSince1970: (Date().timeIntervalSince1970 * 1000).rounded())

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import SignatureInk
 import SignatureInkRender
 
 extension ConsentDocument {
@@ -33,7 +34,7 @@ extension ConsentDocument {
         func address(_ value: String, _ field: String) throws(ConsentError) {
             try text(value, field)
             guard ConsentMarkup.linkSchemes.contains(where: { value.lowercased().hasPrefix($0) && value.count > $0.count }),
-                  !value.contains(" ") else {
+                  !value.containsText(" ") else {
                 throw .invalidDocument(field: field, message: "must be an https:, http: or mailto: address")
             }
         }
@@ -118,11 +119,11 @@ extension ConsentDocument {
             }
         }
         for word in ConsentWords.PageWord.allCases {
-            if let missing = word.placeholders.first(where: { !words[word].contains($0) }) {
+            if let missing = word.placeholders.first(where: { !words[word].containsText($0) }) {
                 throw .invalidDocument(field: "words." + word.stringValue, message: "must contain \(missing), as \"\(word.english)\" does")
             }
         }
-        guard words.pageNumber.contains("{n}") else {
+        guard words.pageNumber.containsText("{n}") else {
             throw .invalidDocument(field: "words.pageNumber", message: "must contain {n}, where the page's number goes ({N} is the number of pages)")
         }
     }

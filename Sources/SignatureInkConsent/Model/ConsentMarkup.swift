@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import SignatureInk
 
 /// The small, safe markup of consent text: paragraphs, lists, bold, italic and links, and nothing else.
 ///
@@ -172,7 +173,7 @@ public enum ConsentMarkup {
         guard let close = chars[(start + 1)...].firstIndex(of: "]"), close + 1 < chars.count, chars[close + 1] == "(",
               let end = chars[(close + 2)...].firstIndex(of: ")") else { return nil }
         let text = String(chars[(start + 1)..<close]), address = String(chars[(close + 2)..<end])
-        guard !text.isEmpty, !address.contains(" "), address.count <= 2000,
+        guard !text.isEmpty, !address.containsText(" "), address.count <= 2000,
               linkSchemes.contains(where: { address.lowercased().hasPrefix($0) && address.count > $0.count }) else { return nil }
         return (text, address, end + 1)
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CQPDF
 import Glibc
+import SignatureInk
 
 /// One PDF opened by qpdf's C API, with typed access to its objects.
 ///
@@ -52,7 +53,7 @@ final class QPDFFile {
         var place: [String] = []
         // The object is only in the full text: "name (object 8 0, offset 899): detail".
         let full = qpdf.qpdf_get_error_full_text(pdf, error).map { String(cString: $0) } ?? ""
-        if let start = full.dropFirst(name.count).firstRange(of: "(object ")?.upperBound,
+        if let start = full.dropFirst(name.count).firstTextRange(of: "(object ")?.upperBound,
            let end = full[start...].firstIndex(where: { $0 == "," || $0 == ")" }) {
             place.append("object " + full[start..<end])
         }

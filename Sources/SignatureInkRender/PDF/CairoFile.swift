@@ -4,6 +4,7 @@ import Glibc
 #else
 import Darwin
 #endif
+import SignatureInk
 
 /// A PDF as Cairo 1.16 writes it, read for ``PDFCompletion``: its cross-reference table, trailer, pages, and each
 /// object's bytes; and the file written anew with some objects changed (``rewritten(with:)``).
@@ -213,15 +214,15 @@ struct CairoFile {
         let length: Int?
         if let ref = Self.reference(after: "/Length", in: dictionary) {
             length = Int(try body(of: ref).filter { !$0.isWhitespace })
-        } else if let r = dictionary.firstRange(of: "/Length ") {
+        } else if let r = dictionary.firstTextRange(of: "/Length ") {
             length = Int(dictionary[r.upperBound...].prefix { $0.isNumber })
         } else {
             length = nil
         }
         guard let length, length >= 0, dataStart + length <= object.endIndex else { throw .cairo("object \(number) has no usable /Length") }
         let data = object[dataStart..<(dataStart + length)]
-        guard dictionary.contains("/Filter") else { return Array(data) }
-        guard dictionary.contains("/Filter /FlateDecode"), !dictionary.contains("/DecodeParms") else {
+        guard dictionary.containsText("/Filter") else { return Array(data) }
+        guard dictionary.containsText("/Filter /FlateDecode"), !dictionary.containsText("/DecodeParms") else {
             throw .cairo("object \(number) has a filter Cairo does not write")
         }
         return try Flate.inflate(data, limit: Self.streamLimit)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import SignatureInk
 
 /// What a structure element of a tagged PDF is (ISO 32000-1, 14.8.4: the standard structure types).
 enum PDFStructureRole: Equatable, Sendable {
@@ -115,7 +116,7 @@ enum PDFCompletion {
                 numbers.append(annotation)
             }
             var body = try file.body(of: object)
-            guard !body.contains("/Annots"), let open = body.firstRange(of: "<<") else {
+            guard !body.containsText("/Annots"), let open = body.firstTextRange(of: "<<") else {
                 throw .cairo("page \(page)'s dictionary is not as Cairo writes it")
             }
             body.replaceSubrange(open, with: "<< /Annots [" + numbers.map { " \($0) 0 R" }.joined() + " ]" + (tree == nil ? "" : " /Tabs /S"))
@@ -126,8 +127,8 @@ enum PDFCompletion {
             let xmp = update.reserve()
             update.objects.append(PDFIncrementalUpdate.Object(number: xmp, body: metadataStream(metadata)))
             var catalog = try file.body(of: file.root)
-            guard !catalog.contains("/Lang"), !catalog.contains("/Metadata"), !catalog.contains("/ViewerPreferences"),
-                  let open = catalog.firstRange(of: "<<") else { throw .cairo("the catalog is not as Cairo writes it") }
+            guard !catalog.containsText("/Lang"), !catalog.containsText("/Metadata"), !catalog.containsText("/ViewerPreferences"),
+                  let open = catalog.firstTextRange(of: "<<") else { throw .cairo("the catalog is not as Cairo writes it") }
             var fields = "<< /ViewerPreferences << /DisplayDocTitle true >> /Metadata \(xmp) 0 R"
             if let language = metadata.language { fields += " /Lang " + textString(language) }
             catalog.replaceSubrange(open, with: fields)
