@@ -18,11 +18,18 @@ extension ConsentDocument {
             throw .limitExceeded(field: "document size in bytes", limit: limits.maxBytes, actual: json.count)
         }
         let data = Data(json)
-        let tree: JSONTree
-        do {
-            tree = try JSONDecoder().decode(JSONTree.self, from: data)
-        } catch {
-            throw Self.describe(error)
+        // The fields are checked on the outline the decoders' reader makes; where it refuses the text, Foundation's
+        // decoder reads it, so that its error names what is wrong as before (or, should it take the text, its tree
+        // is checked).
+        let tree: JSONOutline
+        if let outline = JSONOutline(json: json) {
+            tree = outline
+        } else {
+            do {
+                tree = try JSONDecoder().decode(JSONTree.self, from: data).outline
+            } catch {
+                throw Self.describe(error)
+            }
         }
         try Self.checkFields(tree)
         do {
@@ -100,11 +107,11 @@ extension ConsentDocument {
     ]
 
     /// Refuses a field the schema does not have, naming it.
-    private static func checkFields(_ tree: JSONTree) throws(ConsentError) {
+    private static func checkFields(_ tree: JSONOutline) throws(ConsentError) {
         guard case let .object(document) = tree else {
             throw .invalidDocument(field: "document", message: "expected an object")
         }
-        func check(_ object: [String: JSONTree], kind: String, at path: String) throws(ConsentError) {
+        func check(_ object: [String: JSONOutline], kind: String, at path: String) throws(ConsentError) {
             let allowed = fields[kind] ?? []
             if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
                 throw .invalidDocument(field: path, message: "unknown field '\(unknown)'; expected one of \(allowed.sorted().joined(separator: ", "))")
@@ -146,6 +153,15 @@ private enum JSONTree: Decodable {
             self = .array(values)
         } else {
             self = .scalar
+        }
+    }
+
+    /// The same shape as the decoders' outline.
+    var outline: JSONOutline {
+        switch self {
+        case let .object(members): .object(members.mapValues(\.outline))
+        case let .array(elements): .array(elements.map(\.outline))
+        case .scalar: .scalar
         }
     }
 }
