@@ -78,6 +78,11 @@ struct JSONReader {
     // MARK: Structure
 
     /// Skips white space and returns the next byte without consuming it, or `nil` at the end.
+    ///
+    /// Inlined where it is called, as are ``peekKind()`` and ``expect(_:)``: called for every key and value, the three
+    /// were 13 M of the 508 M instructions of rendering the benchmark set as signature_pad files (call, and the
+    /// reader's position stored and read back), and inlined the batch takes 1.8 % fewer (decoding 10 % fewer).
+    @inline(__always)
     mutating func peek() -> UInt8? {
         while position < bytes.count {
             let b = bytes[position]
@@ -89,6 +94,7 @@ struct JSONReader {
 
     /// The type of the next value.
     /// - Throws: a syntax error when no value starts here.
+    @inline(__always)
     mutating func peekKind() throws(Stop) -> Kind {
         guard let b = peek() else { throw .syntax(offset: position) }
         switch b {
@@ -103,6 +109,7 @@ struct JSONReader {
     }
 
     /// Consumes `byte` (after white space) or stops with a syntax error.
+    @inline(__always)
     mutating func expect(_ byte: UInt8) throws(Stop) {
         guard peek() == byte else { throw .syntax(offset: position) }
         position += 1

@@ -159,7 +159,9 @@ struct AreaRasterizer {
     }
 
     /// Adds the line from `a` to `b`, clipped to the image: above, below and to the right it covers nothing;
-    /// to the left it is moved onto the left side, where it covers what lies to its right as before.
+    /// to the left it is moved onto the left side, where it covers what lies to its right as before. Inlined into
+    /// ``add(_:scale:offset:tolerance:)`` and the curves' flattening, which call it for every edge.
+    @inline(__always)
     private mutating func line(_ a: Point, _ b: Point) {
         guard a.y != b.y, a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
         let winding: Float = a.y < b.y ? 1 : -1
