@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <pango/pangocairo.h>
 #include <hb.h>
+#include <hb-ot.h>
 #include <pango/pangofc-fontmap.h>
 #include <fontconfig/fontconfig.h>
 
@@ -135,15 +136,16 @@ static inline const char *_Nullable si_pango_load(SIPango *_Nonnull api, SILoade
 #define SI_HARFBUZZ_LIBRARY "libharfbuzz.so.0"
 #endif
 
-// Every HarfBuzz function that a line set without Pango calls (SignatureInkRender's HarfBuzzLine).
+// Every HarfBuzz function that a line or a paragraph set without Pango calls (SignatureInkRender's HarfBuzzLine and
+// HarfBuzzParagraph).
 #define SI_HARFBUZZ_FUNCTIONS(X) \
-    X(hb_blob_create_from_file) X(hb_blob_destroy) X(hb_buffer_add_utf8) X(hb_buffer_create) X(hb_buffer_destroy) \
+    X(hb_blob_create_from_file) X(hb_blob_destroy) X(hb_buffer_add_utf8) X(hb_buffer_clear_contents) X(hb_buffer_create) X(hb_buffer_destroy) \
     X(hb_buffer_get_glyph_infos) X(hb_buffer_get_glyph_positions) X(hb_buffer_get_length) \
     X(hb_buffer_set_cluster_level) X(hb_buffer_set_direction) X(hb_buffer_set_flags) \
     X(hb_buffer_set_invisible_glyph) X(hb_buffer_set_language) X(hb_buffer_set_script) X(hb_face_create) \
     X(hb_face_destroy) X(hb_face_make_immutable) X(hb_feature_from_string) X(hb_font_create) X(hb_font_destroy) \
     X(hb_font_get_glyph_extents) X(hb_font_get_h_extents) X(hb_font_get_nominal_glyph) X(hb_font_set_ptem) X(hb_font_set_scale) \
-    X(hb_language_from_string) X(hb_shape)
+    X(hb_language_from_string) X(hb_ot_metrics_get_position) X(hb_shape)
 
 /// HarfBuzz's functions, one field each, named and typed as HarfBuzz declares them.
 typedef struct SIHarfBuzz {

@@ -111,13 +111,38 @@ import Testing
         #expect(direct > 100)
     }
 
+    /// English text in Latin letters is set here too, shaped as English as Pango shapes it.
+    @Test func englishLinesInLatinLettersMatchPango() throws {
+        let english = [TextFont(size: 10, language: "en"), TextFont(size: 23.7, bold: true, italic: true, language: "EN")]
+        var direct = 0
+        for text in Self.texts {
+            for font in english {
+                let line = TextLine(text: text, font: font)
+                guard let set = HarfBuzzLine(line) else {
+                    #expect(text.unicodeScalars.contains { (0x370...0x52F).contains($0.value) }, "\(text)")
+                    continue
+                }
+                direct += 1
+                #expect(set.metrics == (try line.pangoMetrics()), "\(text)")
+                let ours = try Self.pixels { try line.draw(anchor: .middle, at: Point(300.3, 140.55), on: $0) }
+                let pangos = try Self.pixels { try line.pangoDraw(anchor: .middle, at: Point(300.3, 140.55), on: $0) }
+                #expect(ours == pangos, "\(text) at \(font.size)")
+                let ourPDF = try Self.pdf { try line.draw(anchor: .start, at: Point(20, 30), on: $0) }
+                let pangoPDF = try Self.pdf { try line.pangoDraw(anchor: .start, at: Point(20, 30), on: $0) }
+                #expect(ourPDF == pangoPDF, "\(text) at \(font.size)")
+            }
+        }
+        #expect(direct >= 2 * 13)
+    }
+
     @Test func otherLinesAreLeftToPango() {
         let font = TextFont(size: 12)
         let pangos: [(String, TextFont)] = [
             ("مرحبا", font), ("שלום", font), ("नमस्ते", font), ("署名", font), ("Hello Αθήνα", font),
             ("Hello Мир", font), ("e\u{301}", font), ("a\u{200D}b", font), ("soft\u{AD}hyphen", font),
             ("line\nbreak", font), ("tab\there", font), ("", font), ("Ada", TextFont(size: 12, handwriting: true)),
-            ("Ada", TextFont(size: 12, language: "en")), ("Ada", TextFont(size: 0)), ("Ada", TextFont(size: .infinity)),
+            ("Ada", TextFont(size: 12, language: "de")), ("Αθήνα", TextFont(size: 12, language: "en")),
+            ("Ada", TextFont(size: 0)), ("Ada", TextFont(size: .infinity)),
             ("№ 5", font), ("½ ™", font), ("Ⅻ", font), ("hy\u{2027}phen", font),
         ]
         for (text, font) in pangos {

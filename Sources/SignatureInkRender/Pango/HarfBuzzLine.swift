@@ -23,8 +23,9 @@ enum HarfBuzzLibrary {
 /// 912 page faults this way, 21.7 M and 1,158 through Pango (5.4 ms against 9.8 ms, `/bin/true` 0.8 ms); `sign` of a
 /// form with a name and a date 27.6 M against 36.0 M (BENCHMARKS.md).
 ///
-/// Which lines: the language is undetermined (`und`, the default: the language would choose the font's
-/// language-specific forms, which Pango derives from its own tables), the face is not the handwriting one, and every
+/// Which lines: the language is undetermined (`und`, the default) or English with Latin letters (other languages
+/// would choose the font's language-specific forms, which Pango derives from its own tables), the face is not the
+/// handwriting one, and every
 /// character is a letter of one of Latin, Greek and Cyrillic or a digit, space or punctuation mark that Unicode gives
 /// no script, and the face has a glyph for it. Such a line is one Pango item: one script, left to right, one font
 /// (the first family, which has every character). Any other line is Pango's, and comes out as it always did.
@@ -53,48 +54,32 @@ struct HarfBuzzLine {
     static let unbounded: (top: Int32, bottom: Int32) = (Int32.min / 2, Int32.max / 2)
 
     /// Pango's glyph for a character that takes no space and is not drawn (`PANGO_GLYPH_EMPTY`).
-    private static let emptyGlyph: UInt32 = 0x0FFF_FFFF
+    static let emptyGlyph: UInt32 = 0x0FFF_FFFF
 
     /// The line set by HarfBuzz, or `nil` when it is Pango's (see the type's discussion) or HarfBuzz or the face
     /// cannot be opened.
     init?(_ line: TextLine) {
+        let language = line.font.language.lowercased()
         guard line.font.size.isFinite, line.font.size > 0, line.font.size < 1_000_000, !line.font.handwriting,
-              line.font.language.lowercased() == "und", !line.text.isEmpty,
-              let script = Self.script(of: line.text), case let .success(table) = HarfBuzzLibrary.loaded,
+              language == "und" || language == "en", !line.text.isEmpty,
+              let script = Self.script(of: line.text), Self.accepts(language: language, script: script),
+              case let .success(table) = HarfBuzzLibrary.loaded,
               let face = Face.named(bold: line.font.bold, italic: line.font.italic) else { return nil }
         let hb = table.functions
         // Pango keeps a description's size in whole Pango units, and scales the HarfBuzz font to that size.
         let size = Int32(line.font.size * 1024)
-        guard size > 0, let font = hb.hb_font_create(face.harfBuzz) else { return nil }
+        guard size > 0, let font = face.font(size: size, hb: hb) else { return nil }
         defer { hb.hb_font_destroy(font) }
-        hb.hb_font_set_scale(font, size, size)
-        // The point size Pango's pattern carries at its 96 dots an inch.
-        hb.hb_font_set_ptem(font, Float(Double(size) * (72.0 / 1024.0 / 96.0)))
         for scalar in line.text.unicodeScalars {
             var glyph: hb_codepoint_t = 0
             guard hb.hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 else { return nil }
         }
         guard let buffer = hb.hb_buffer_create() else { return nil }
         defer { hb.hb_buffer_destroy(buffer) }
-        hb.hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
-        hb.hb_buffer_set_script(buffer, script)
-        hb.hb_buffer_set_language(buffer, hb.hb_language_from_string("und", -1))
-        hb.hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS)
-        hb.hb_buffer_set_flags(buffer, hb_buffer_flags_t(HB_BUFFER_FLAG_BOT.rawValue | HB_BUFFER_FLAG_EOT.rawValue))
-        hb.hb_buffer_set_invisible_glyph(buffer, Self.emptyGlyph)
         let bytes = Int32(line.text.utf8.count)
-        // As Pango adds an item: its context before (none), the item, its context after (none).
-        hb.hb_buffer_add_utf8(buffer, line.text, 0, 0, 0)
-        hb.hb_buffer_add_utf8(buffer, line.text, bytes, 0, bytes)
-        hb.hb_buffer_add_utf8(buffer, line.text, bytes, UInt32(bytes), 0)
-        // The features the project's configuration gives Noto Sans (ProjectFonts.configuration).
-        var features = [hb_feature_t](repeating: hb_feature_t(), count: 2)
-        for (k, feature) in ["liga=0", "clig=0"].enumerated() {
-            guard hb.hb_feature_from_string(feature, -1, &features[k]) != 0 else { return nil }
-            features[k].start = 0
-            features[k].end = UInt32.max
-        }
-        hb.hb_shape(font, buffer, features, UInt32(features.count))
+        let utf8 = Array(line.text.utf8)
+        guard Self.shape(utf8, offset: 0, length: utf8.count, font: font, script: script, language: language,
+                         buffer: buffer, hb: hb) else { return nil }
         let count = Int(hb.hb_buffer_get_length(buffer))
         guard count > 0, let infos = hb.hb_buffer_get_glyph_infos(buffer, nil),
               let positions = hb.hb_buffer_get_glyph_positions(buffer, nil) else { return nil }
@@ -146,6 +131,39 @@ struct HarfBuzzLine {
         self.inkBottom = inkBottom
     }
 
+    /// Shapes `length` bytes of `text` from `offset` into `buffer` (emptied first) as Pango shapes an item of a
+    /// paragraph: left to right in `script` and `language`, clusters of whole characters, the text before and after
+    /// the item as its context, Pango's empty glyph for what is not drawn, and the features the project's
+    /// configuration gives Noto Sans (``ProjectFonts/configuration(_:)``: no optional ligatures).
+    /// - Returns: `false` when a feature cannot be read.
+    static func shape(_ text: [UInt8], offset: Int, length: Int, font: OpaquePointer, script: hb_script_t,
+                      language: String, buffer: OpaquePointer, hb: SIHarfBuzz) -> Bool {
+        hb.hb_buffer_clear_contents(buffer)
+        hb.hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
+        hb.hb_buffer_set_script(buffer, script)
+        hb.hb_buffer_set_language(buffer, hb.hb_language_from_string(language, -1))
+        hb.hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS)
+        hb.hb_buffer_set_flags(buffer, hb_buffer_flags_t(HB_BUFFER_FLAG_BOT.rawValue | HB_BUFFER_FLAG_EOT.rawValue))
+        hb.hb_buffer_set_invisible_glyph(buffer, emptyGlyph)
+        text.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                // As Pango adds an item: its context before, the item, its context after.
+                let base = chars.baseAddress
+                hb.hb_buffer_add_utf8(buffer, base, Int32(offset), UInt32(offset), 0)
+                hb.hb_buffer_add_utf8(buffer, base, Int32(offset + length), UInt32(offset), Int32(length))
+                hb.hb_buffer_add_utf8(buffer, base, Int32(text.count), UInt32(offset + length), 0)
+            }
+        }
+        var features = [hb_feature_t](repeating: hb_feature_t(), count: 2)
+        for (k, feature) in ["liga=0", "clig=0"].enumerated() {
+            guard hb.hb_feature_from_string(feature, -1, &features[k]) != 0 else { return false }
+            features[k].start = 0
+            features[k].end = UInt32.max
+        }
+        hb.hb_shape(font, buffer, features, UInt32(features.count))
+        return true
+    }
+
     /// Pango's logical extents of the line: the advance, and the font's ascender above and descender below.
     var metrics: TextLine.Metrics {
         TextLine.Metrics(width: Double(width) / 1024, ascent: Double(ascender) / 1024,
@@ -189,6 +207,14 @@ struct HarfBuzzLine {
         cairo_restore(cr)
         cairo_move_to(cr, cornerX, cornerY)
         try context.check()
+    }
+
+    /// Whether text of `script` in `language` (lowercased) is set here: undetermined text of any script this type
+    /// takes, and English in Latin letters (or characters of no script). Pango shapes an item in the language it
+    /// derives from the text's and the script's (`compute_derived_language`): the text's own where it writes the
+    /// script, which for English is Latin; for Greek or Cyrillic in English it would take another.
+    static func accepts(language: String, script: hb_script_t) -> Bool {
+        language == "und" || (language == "en" && (script == HB_SCRIPT_LATIN || script == HB_SCRIPT_COMMON))
     }
 
     /// The HarfBuzz script of a text whose every character is a letter of one of Latin, Greek and Cyrillic or a
@@ -253,6 +279,15 @@ struct HarfBuzzLine {
             self.file = file
             self.harfBuzz = face
             self.cairo = cairoFace
+        }
+
+        /// HarfBuzz's font of the face at `size` Pango units as Pango makes it (the caller destroys it): scaled to the
+        /// size, with the point size Pango's pattern carries at its 96 dots an inch.
+        func font(size: Int32, hb: SIHarfBuzz) -> OpaquePointer? {
+            guard let font = hb.hb_font_create(harfBuzz) else { return nil }
+            hb.hb_font_set_scale(font, size, size)
+            hb.hb_font_set_ptem(font, Float(Double(size) * (72.0 / 1024.0 / 96.0)))
+            return font
         }
 
         /// Cairo's font of the face at `size` output units, as Pango makes it: the font matrix of a pattern without

@@ -136,24 +136,40 @@ public struct Paragraph: Sendable, Hashable {
     final class Layout {
         /// The lines, top to bottom.
         let lines: [Line]
-        private let pointer: OpaquePointer
+        /// Pango's layout, or `nil` for a paragraph set by ``HarfBuzzParagraph``.
+        private let pointer: OpaquePointer?
+        private let direct: HarfBuzzParagraph?
         private let boxes: [LineBox]
         private let links: [LinkRange]
         private let color: Color
 
         fileprivate init(pointer: OpaquePointer, links: [LinkRange], spacing: Double, color: Color) {
             self.pointer = pointer
+            self.direct = nil
             self.links = links
             self.color = color
             boxes = Paragraph.lineBoxes(pointer, spacing: spacing)
             lines = boxes.map { Line(height: $0.height, baseline: $0.baseline) }
         }
 
-        deinit { pango.g_object_unref(UnsafeMutableRawPointer(pointer)) }
+        init(direct: HarfBuzzParagraph, color: Color) {
+            self.pointer = nil
+            self.direct = direct
+            self.links = []
+            self.color = color
+            boxes = direct.boxes.map { LineBox(x: $0.x, top: $0.top, height: $0.height, baseline: $0.baseline) }
+            lines = boxes.map { Line(height: $0.height, baseline: $0.baseline) }
+        }
+
+        deinit { if let pointer { pango.g_object_unref(UnsafeMutableRawPointer(pointer)) } }
+
+        /// Whether HarfBuzz set the paragraph without Pango (``HarfBuzzParagraph``).
+        var isDirect: Bool { direct != nil }
 
         /// The text of some of the lines.
         func text(lines range: Range<Int>) -> String {
-            guard !range.isEmpty, let all = pango.pango_layout_get_text(pointer),
+            if let direct { return direct.text(lines: range) }
+            guard let pointer, !range.isEmpty, let all = pango.pango_layout_get_text(pointer),
                   let first = pango.pango_layout_get_line_readonly(pointer, Int32(range.lowerBound)),
                   let last = pango.pango_layout_get_line_readonly(pointer, Int32(range.upperBound - 1)) else { return "" }
             let start = Int(first.pointee.start_index), end = Int(last.pointee.start_index + last.pointee.length)
@@ -162,7 +178,10 @@ public struct Paragraph: Sendable, Hashable {
         }
 
         /// The whole text.
-        var text: String { pango.pango_layout_get_text(pointer).map { String(cString: $0) } ?? "" }
+        var text: String {
+            if let direct { return String(decoding: direct.text, as: UTF8.self) }
+            return pointer.flatMap { pango.pango_layout_get_text($0) }.map { String(cString: $0) } ?? ""
+        }
 
         /// Draws some of the lines, the first of them with its top at `origin.y` (see
         /// ``Paragraph/draw(lines:width:at:on:)``); with `spans`, each line as a `Span` of a tagged PDF's open
@@ -182,8 +201,20 @@ public struct Paragraph: Sendable, Hashable {
             context.setSource(color)
             for index in range {
                 let box = boxes[index]
-                guard let line = pango.pango_layout_get_line_readonly(pointer, Int32(index)) else { continue }
                 let baseline = Point(origin.x + box.x, origin.y + box.top - top + box.baseline)
+                if let direct {
+                    context.moveTo(baseline)
+                    if spans { context.beginStructure(.span, actualText: text(lines: index..<(index + 1))) }
+                    try direct.draw(line: index, on: context)
+                    if spans { context.endStructure() }
+                    context.newPath()
+                    for area in direct.linkAreas(line: index) {
+                        let rect = Rect(x: baseline.x + area.x, y: baseline.y + area.y, width: area.width, height: area.height)
+                        context.link(to: area.target, over: rect)
+                    }
+                    continue
+                }
+                guard let pointer, let line = pango.pango_layout_get_line_readonly(pointer, Int32(index)) else { continue }
                 context.moveTo(baseline)
                 if spans { context.beginStructure(.span, actualText: text(lines: index..<(index + 1))) }
                 pango.pango_cairo_show_layout_line(context.pointer, line)
@@ -216,10 +247,15 @@ public struct Paragraph: Sendable, Hashable {
         guard (1...3).contains(lineSpacing) else {
             throw .invalidOption(option: "line spacing", message: "\(lineSpacing); must be in 1...3")
         }
-        return try ProjectFonts.layout(LayoutKey(paragraph: self, width: width)) { () throws(RenderError) in try makeLayout(width: width) }
+        return try ProjectFonts.layout(LayoutKey(paragraph: self, width: width)) { () throws(RenderError) in
+            if let direct = HarfBuzzParagraph(self, width: width) { return Layout(direct: direct, color: color) }
+            return try makeLayout(width: width)
+        }
     }
 
-    private func makeLayout(width: Double) throws(RenderError) -> Layout {
+    /// The paragraph laid out by Pango, whatever its text (``layout(width:)`` takes a paragraph that Noto Sans sets
+    /// alone from ``HarfBuzzParagraph``, with the same lines).
+    func makeLayout(width: Double) throws(RenderError) -> Layout {
         // A fixed base direction comes from the layout's context: lines start at its edge, whatever the paragraph's
         // first letter.
         let base = switch direction {

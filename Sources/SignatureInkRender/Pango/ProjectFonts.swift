@@ -136,9 +136,14 @@ package enum ProjectFonts {
     /// layout checks its context's serial before each use and lays itself out again when the context has changed, so a
     /// context that one text set to Arabic and another set back would have every kept layout (a document keeps its
     /// paragraphs' layouts from pagination to drawing) laid out twice, the second time with the other settings.
+    ///
+    /// Pango and fontconfig are loaded when a text first needs them (``fontSet(for:)``, ``context(_:)``): text that
+    /// HarfBuzz sets alone (``HarfBuzzLine``, ``HarfBuzzParagraph``) holds a state, for its layouts and its lock,
+    /// without them. The study consent, all of whose text is such, so opens neither Pango's eighteen shared objects
+    /// nor the fonts' configuration.
     private final class State: @unchecked Sendable {
         /// The font map of each font set, made when a text first needs it.
-        private var fontMaps: [FontSet: UnsafeMutablePointer<PangoFontMap>]
+        private var fontMaps: [FontSet: UnsafeMutablePointer<PangoFontMap>] = [:]
         var contexts: [ContextKey: OpaquePointer] = [:]
 
         /// Contexts made past ``maxContexts``, released when the lending ends.
@@ -146,21 +151,36 @@ package enum ProjectFonts {
 
         /// The characters of the ``FontSet/common`` families other than the cursive one, or `nil` when every text
         /// is set with ``FontSet/all``.
-        private let commonCharacters: CharacterCoverage?
+        private var commonCharacters: CharacterCoverage?
+        /// Whether Pango and the first font map are loaded.
+        private var loaded = false
 
-        init(fontMaps: [FontSet: UnsafeMutablePointer<PangoFontMap>], commonCharacters: CharacterCoverage?) {
-            self.fontMaps = fontMaps
-            self.commonCharacters = commonCharacters
+        /// Loads Pango and the ``FontSet/common`` font map (or the ``FontSet/all`` one when no common font is
+        /// installed), once; a failure is kept, so that later texts fail at once.
+        private func loadIfNeeded() throws(RenderError) {
+            guard !loaded else { return }
+            if let failure = ProjectFonts.pool.withLock({ $0.failure }) { throw failure }
+            switch ProjectFonts.loadFontMaps() {
+            case let .success((maps, characters)):
+                fontMaps = maps
+                commonCharacters = characters
+                loaded = true
+            case let .failure(error):
+                ProjectFonts.pool.withLock { $0.failure = error }
+                throw error
+            }
         }
 
         /// The font set `text` is set with: ``FontSet/common`` when its families have every character of it.
-        func fontSet(for text: String) -> FontSet {
+        func fontSet(for text: String) throws(RenderError) -> FontSet {
+            try loadIfNeeded()
             guard let commonCharacters, commonCharacters.covers(text) else { return .all }
             return .common
         }
 
         /// The font map of `set`, made on first use.
         private func fontMap(_ set: FontSet) throws(RenderError) -> UnsafeMutablePointer<PangoFontMap> {
+            try loadIfNeeded()
             if let map = fontMaps[set] { return map }
             let map = try ProjectFonts.makeFontMap(set).get()
             fontMaps[set] = map
@@ -477,14 +497,16 @@ package enum ProjectFonts {
                                fonts: FontSet? = nil,
                                _ body: (OpaquePointer) throws(RenderError) -> R) throws(RenderError) -> R {
         try holdingState { (state) throws(RenderError) -> R in
-            let key = ContextKey(language: language, direction: direction, fonts: fonts ?? state.fontSet(for: text))
+            let set: FontSet
+            if let fonts { set = fonts } else { set = try state.fontSet(for: text) }
+            let key = ContextKey(language: language, direction: direction, fonts: set)
             return try body(try state.context(key))
         }
     }
 
     /// The font set a text is set with, from the fonts this thread holds or a state borrowed for the question.
     static func fontSet(for text: String) throws(RenderError) -> FontSet {
-        try holdingState { (state) throws(RenderError) -> FontSet in state.fontSet(for: text) }
+        try holdingState { (state) throws(RenderError) -> FontSet in try state.fontSet(for: text) }
     }
 
     /// Runs `body`, which opens or draws with Cairo's FreeType faces outside Pango (``HarfBuzzLine``), where no other
@@ -509,7 +531,7 @@ package enum ProjectFonts {
         let alone = !everyFaceOpen.load(ordering: .acquiring)
         if alone { textLock.lock() }
         defer { if alone { textLock.unlock() } }
-        let state = try borrow()
+        let state = borrow()
         pthread_setspecific(heldKey, Unmanaged.passUnretained(state).toOpaque())
         defer {
             pthread_setspecific(heldKey, nil)
@@ -519,19 +541,9 @@ package enum ProjectFonts {
         return try body(state)
     }
 
-    /// A state no thread holds: an idle one, or a new one, made outside the lock so that other threads go on.
-    private static func borrow() throws(RenderError) -> State {
-        let idle: Result<State?, RenderError> = pool.withLock { pool in
-            if let failure = pool.failure { return .failure(failure) }
-            return .success(pool.idle.popLast())
-        }
-        if let state = try idle.get() { return state }
-        switch load() {
-        case let .success(state): return state
-        case let .failure(error):
-            pool.withLock { $0.failure = error }
-            throw error
-        }
+    /// A state no thread holds: an idle one, or a new one (which loads Pango when a text first needs it).
+    private static func borrow() -> State {
+        pool.withLock { $0.idle.popLast() } ?? State()
     }
 
     /// A new fontconfig configuration of the project's fonts of `set` (``configuration(_:)``), and its fonts; the
@@ -573,13 +585,14 @@ package enum ProjectFonts {
         return .success(map)
     }
 
-    /// A new state: the ``FontSet/common`` font map and the characters of its families; the ``FontSet/all`` one is
-    /// made when a text first needs it. When no common font is installed, every text is set with ``FontSet/all``,
-    /// whose font map is then made at once, so that a state exists only when some font does.
-    private static func load() -> Result<State, RenderError> {
+    /// A state's first font maps: the ``FontSet/common`` one and the characters of its families; the ``FontSet/all``
+    /// one is made when a text first needs it. When no common font is installed, every text is set with
+    /// ``FontSet/all``, whose font map is then made at once.
+    private static func loadFontMaps()
+        -> Result<([FontSet: UnsafeMutablePointer<PangoFontMap>], CharacterCoverage?), RenderError> {
         if case let .failure(error) = PangoLibrary.loaded { return .failure(error) }
         guard case let .success((config, fonts)) = makeConfiguration(.common) else {
-            return makeFontMap(.all).map { State(fontMaps: [.all: $0], commonCharacters: nil) }
+            return makeFontMap(.all).map { ([.all: $0], nil) }
         }
         // The cursive face comes first only in typed signatures, so the characters that only it has are not counted.
         let faces = (0..<Int(fonts.pointee.nfont)).compactMap { fonts.pointee.fonts[$0] }.filter { font in
@@ -588,6 +601,6 @@ package enum ProjectFonts {
             return String(cString: file) != "\(handwritingFolder)/\(handwritingFile)"
         }
         let characters = CharacterCoverage(fonts: faces)
-        return fontMap(configuration: config).map { State(fontMaps: [.common: $0], commonCharacters: characters) }
+        return fontMap(configuration: config).map { ([.common: $0], characters) }
     }
 }
