@@ -160,7 +160,6 @@ struct HarfBuzzParagraph {
         guard let laid = breaker.run() else { return nil }
         self.underlines = fonts.map { $0?.underline ?? (0, 0) }
         self.metrics = fonts.map { ($0?.metrics.ascender ?? 0, $0?.metrics.descender ?? 0) }
-        for font in fonts { font?.destroy(hb: hb) }
 
         self.text = textBytes
         self.links = links
@@ -255,6 +254,8 @@ struct HarfBuzzParagraph {
                 cairo_fill(cr)
                 cairo_restore(cr)
             }
+            var scaledFonts: [OpaquePointer?] = [nil, nil, nil, nil]
+            defer { for scaled in scaledFonts { if let scaled { cairo_scaled_font_destroy(scaled) } } }
             for run in lines[index].runs {
                 defer { runX &+= run.width }
                 if (run.link != nil) != linkColourSet {
@@ -276,10 +277,14 @@ struct HarfBuzzParagraph {
                     }
                     x &+= glyph.width
                 }
-                guard let scaled = face.scaledFont(size: Double(size) / 1024) else {
-                    throw .text("Cairo could not make a font of \(face.file)")
+                // One Cairo font a face for the line, as Pango keeps one a font.
+                if scaledFonts[run.style] == nil {
+                    guard let made = face.scaledFont(size: Double(size) / 1024) else {
+                        throw .text("Cairo could not make a font of \(face.file)")
+                    }
+                    scaledFonts[run.style] = made
                 }
-                defer { cairo_scaled_font_destroy(scaled) }
+                let scaled = scaledFonts[run.style]!
                 cairo_save(cr)
                 if run.link != nil { cairo_set_source_rgba(cr, linkColor.red, linkColor.green, linkColor.blue, 1) }
                 cairo_set_scaled_font(cr, scaled)
@@ -411,9 +416,11 @@ struct HarfBuzzParagraph {
         var style: Int
     }
 
-    /// A HarfBuzz font of one face at the paragraph's size, as Pango makes it, and the metrics Pango takes from it.
+    /// A HarfBuzz font of one face at the paragraph's size, as Pango makes it, and the metrics Pango takes from it;
+    /// destroyed with the last reference.
     final class ShapingFont {
         let font: OpaquePointer
+        private let hb: SIHarfBuzz
         let metrics: (ascender: Int32, descender: Int32, height: Int32)
         /// Three times Pango's approximate character width: the margin its line breaker measures breaks within.
         private var cachedSafeDistance: Int32 = -1
@@ -426,6 +433,7 @@ struct HarfBuzzParagraph {
                 return nil
             }
             self.font = font
+            self.hb = hb
             metrics = (extents.ascender, extents.descender, extents.ascender - extents.descender + extents.line_gap)
             // The font's own underline, or Pango's fallbacks: one unit thick, one unit below the baseline.
             var thickness: hb_position_t = 0, offset: hb_position_t = 0
@@ -455,7 +463,7 @@ struct HarfBuzzParagraph {
             return cachedSafeDistance
         }
 
-        func destroy(hb: SIHarfBuzz) { hb.hb_font_destroy(font) }
+        deinit { hb.hb_font_destroy(font) }
     }
 
     /// The glyphs of `length` bytes of `text` from `offset`, shaped as Pango shapes an item of a paragraph (the
