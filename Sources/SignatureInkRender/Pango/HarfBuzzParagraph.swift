@@ -26,7 +26,7 @@ import SignatureInk
 /// runs cut at the links' ends once the lines are set, the underline at the font's own position and thickness.
 ///
 /// With the paragraphs of the study consent set here, `signature-ink consent` takes 60.0 M instructions instead of
-/// 81.2 M (callgrind), opens no Pango library, and runs in 0.70 of the time in a new process (BENCHMARKS.md).
+/// 81.2 M (callgrind), opens no Pango library, and runs in 0.68 of the time in a new process (BENCHMARKS.md).
 struct HarfBuzzParagraph {
     /// A glyph as Pango keeps it, in Pango units (1/1024 of an output unit): its advance, and its offsets right
     /// and down.
