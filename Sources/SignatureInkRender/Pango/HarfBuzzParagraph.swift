@@ -54,7 +54,7 @@ struct HarfBuzzParagraph {
     struct Line {
         var runs: [Run]
         /// The bytes of the paragraph's text the line holds.
-        var bytes: Range<Int>
+        var bytes: Range<Int> { (runs.first?.offset ?? 0)..<(runs.last.map { $0.offset + $0.length } ?? 0) }
         /// The line's logical rectangle: its top above the baseline (negative), its height and its advance.
         var top: Int32, height: Int32, width: Int32
         /// The tallest of its fonts' line heights (ascent, descent and line gap), which line spacing multiplies.
@@ -150,13 +150,13 @@ struct HarfBuzzParagraph {
         }
 
         let breaks = Self.lineBreaks(classes)
-        let white = scalars.map { $0 == " " }
         guard let buffer = hb.hb_buffer_create() else { return nil }
         defer { hb.hb_buffer_destroy(buffer) }
         let textBytes = Array(whole.utf8)
-        var breaker = LineBreaker(text: textBytes, byteOffsets: byteOffsets, breaks: breaks, white: white,
-                                  fonts: fonts.map { $0 }, script: script, language: language, buffer: buffer, hb: hb,
-                                  items: items, lineWidth: Int32((lineWidth * 1024).rounded(.down)))
+        let width = Int32((lineWidth * 1024).rounded(.down))
+        var breaker = LineBreaker(text: textBytes, byteOffsets: byteOffsets, breaks: breaks, classes: classes,
+                                  fonts: fonts, script: script, language: language, buffer: buffer, hb: hb,
+                                  items: items, lineWidth: width)
         guard let laid = breaker.run() else { return nil }
         self.underlines = fonts.map { $0?.underline ?? (0, 0) }
         self.metrics = fonts.map { ($0?.metrics.ascender ?? 0, $0?.metrics.descender ?? 0) }
@@ -169,7 +169,7 @@ struct HarfBuzzParagraph {
                           Double(UInt16(c.blue) * 257) / 65535)
         self.lines = laid.map { line in
             var top: Int32 = 0, bottom: Int32 = 0, advance: Int32 = 0, fontHeight: Int32 = 0
-            for run in line.runs {
+            for run in line {
                 let metrics = fonts[run.style]!.metrics
                 // Every glyph's logical rectangle spans its font's ascent and descent, an empty one's too.
                 top = Swift.min(top, -metrics.ascender)
@@ -177,15 +177,13 @@ struct HarfBuzzParagraph {
                 advance &+= run.width
                 fontHeight = Swift.max(fontHeight, abs(metrics.height))
             }
-            let runs = Self.split(line.runs, at: links, byteOffsets: byteOffsets)
-            let bytes = (line.runs.first?.offset ?? 0)..<((line.runs.last.map { $0.offset + $0.length }) ?? 0)
-            return Line(runs: runs, bytes: bytes, top: top, height: bottom - top, width: advance,
-                        fontHeight: fontHeight)
+            return Line(runs: Self.split(line, at: links, in: textBytes), top: top, height: bottom - top,
+                        width: advance, fontHeight: fontHeight)
         }
         self.size = size
         self.faces = faces
         self.centered = paragraph.centered
-        self.width = Int32((lineWidth * 1024).rounded(.down))
+        self.width = width
         self.lineSpacing = Float(paragraph.lineSpacing)
         self.spacing = paragraph.lineSpacing
     }
@@ -292,7 +290,7 @@ struct HarfBuzzParagraph {
                     var k = 0, byte = run.offset
                     let end = run.offset + run.length
                     while byte < end {
-                        let n = UTF8.isASCII(text[byte]) ? 1 : Self.sequenceLength(text[byte])
+                        let n = Self.sequenceLength(text[byte])
                         clusters.append(cairo_text_cluster_t(num_bytes: Int32(n),
                                                              num_glyphs: run.glyphs[k].id == Self.emptyGlyph ? 0 : 1))
                         byte += n
@@ -330,26 +328,25 @@ struct HarfBuzzParagraph {
 
     /// A line's runs cut where a link begins or ends, each piece marked with its link, as Pango applies the
     /// attributes that neither choose fonts nor change shaping to a laid-out line (`apply_attributes_to_runs`).
-    private static func split(_ runs: [Run], at links: [(bytes: Range<Int>, target: String)],
-                              byteOffsets: [Int]) -> [Run] {
+    private static func split(_ runs: [Run], at links: [(bytes: Range<Int>, target: String)], in text: [UInt8]) -> [Run] {
         guard !links.isEmpty else { return runs }
+        let bounds = Set(links.flatMap { [$0.bytes.lowerBound, $0.bytes.upperBound] })
         var pieces: [Run] = []
         for run in runs {
             let end = run.offset + run.length
-            var cuts = links.flatMap { [$0.bytes.lowerBound, $0.bytes.upperBound] }.filter { $0 > run.offset && $0 < end }
-            cuts = Array(Set(cuts)).sorted()
-            var start = run.offset, glyph = 0
-            for cut in cuts + [end] {
-                // One glyph a character: the characters between the two cuts.
-                var chars = 0
-                var k = byteOffsets.firstIndex(of: start) ?? 0
-                while k < byteOffsets.count - 1, byteOffsets[k] < cut { chars += 1; k += 1 }
-                var piece = Run(offset: start, length: cut - start, style: run.style,
+            var start = run.offset, byte = run.offset, glyph = 0, chars = 0
+            // One glyph a character: a piece ends at the run's end or at a link's bound inside it.
+            while byte < end {
+                byte += sequenceLength(text[byte])
+                chars += 1
+                guard byte == end || bounds.contains(byte) else { continue }
+                var piece = Run(offset: start, length: byte - start, style: run.style,
                                 glyphs: Array(run.glyphs[glyph..<(glyph + chars)]))
                 piece.link = links.firstIndex { $0.bytes.contains(start) }
                 pieces.append(piece)
-                start = cut
+                start = byte
                 glyph += chars
+                chars = 0
             }
         }
         return pieces
@@ -401,8 +398,8 @@ struct HarfBuzzParagraph {
     }
 
     /// The bytes of the UTF-8 sequence that starts with `lead`.
-    private static func sequenceLength(_ lead: UInt8) -> Int {
-        lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+    static func sequenceLength(_ lead: UInt8) -> Int {
+        lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
     }
 
     // MARK: Items and fonts
@@ -481,8 +478,7 @@ struct HarfBuzzParagraph {
         var expected = offset
         for k in 0..<count {
             guard Int(infos[k].cluster) == expected else { return nil }
-            let lead = text[expected]
-            expected += UTF8.isASCII(lead) ? 1 : sequenceLength(lead)
+            expected += sequenceLength(text[expected])
             let p = positions[k]
             glyphs.append(Glyph(id: infos[k].codepoint, width: p.x_advance, xOffset: p.x_offset, yOffset: 0 &- p.y_offset))
         }
@@ -605,6 +601,8 @@ private struct LineBreaker {
     let text: [UInt8]
     let byteOffsets: [Int]
     let breaks: [Bool]
+    /// Each character's line-breaking class, and whether it is a space (Pango's `is_white`).
+    let classes: [HarfBuzzParagraph.BreakClass]
     let white: [Bool]
     let fonts: [HarfBuzzParagraph.ShapingFont?]
     let script: hb_script_t
@@ -622,12 +620,14 @@ private struct LineBreaker {
     var runs: [HarfBuzzParagraph.Run] = []
     var runItems: [Item] = []
 
-    init(text: [UInt8], byteOffsets: [Int], breaks: [Bool], white: [Bool], fonts: [HarfBuzzParagraph.ShapingFont?],
-         script: hb_script_t, language: String, buffer: OpaquePointer, hb: SIHarfBuzz, items: [Item], lineWidth: Int32) {
+    init(text: [UInt8], byteOffsets: [Int], breaks: [Bool], classes: [HarfBuzzParagraph.BreakClass],
+         fonts: [HarfBuzzParagraph.ShapingFont?], script: hb_script_t, language: String, buffer: OpaquePointer,
+         hb: SIHarfBuzz, items: [Item], lineWidth: Int32) {
         self.text = text
         self.byteOffsets = byteOffsets
         self.breaks = breaks
-        self.white = white
+        self.classes = classes
+        self.white = classes.map { $0 == .space }
         self.fonts = fonts
         self.script = script
         self.language = language
@@ -639,11 +639,9 @@ private struct LineBreaker {
 
     enum Result { case allFit, someFit, emptyFit, noneFit }
 
-    struct LaidLine { var runs: [HarfBuzzParagraph.Run] }
-
-    /// The lines, or `nil` where Pango would do what this breaker does not.
-    mutating func run() -> [LaidLine]? {
-        var lines: [LaidLine] = []
+    /// Each line's runs, or `nil` where Pango would do what this breaker does not.
+    mutating func run() -> [[HarfBuzzParagraph.Run]]? {
+        var lines: [[HarfBuzzParagraph.Run]] = []
         while !items.isEmpty {
             guard let line = processLine() else { return nil }
             lines.append(line)
@@ -775,7 +773,7 @@ private struct LineBreaker {
             } else {
                 let first = prefix(item, chars: breakChars)
                 // A break before a character that Pango marks for a hyphen (inside a word) is Pango's.
-                guard !Self.insertsHyphen(text, byteOffsets, at: item.start + breakChars, white: white) else { return nil }
+                guard !insertsHyphen(at: item.start + breakChars) else { return nil }
                 guard insert(first, glyphs: breakGlyphs, last: false) else { return nil }
                 item = Item(offset: first.offset + first.length, length: item.length - first.length,
                             start: item.start + breakChars, chars: item.chars - breakChars, style: item.style)
@@ -792,18 +790,13 @@ private struct LineBreaker {
     /// Whether Pango would insert a hyphen at a break before character `index`: between two characters of a word
     /// (neither a space nor a hyphen, and letters or digits on both sides). Never at the breaks these classes allow;
     /// checked so that a gap in that argument shows as a paragraph left to Pango, not as a different line.
-    private static func insertsHyphen(_ text: [UInt8], _ offsets: [Int], at index: Int, white: [Bool]) -> Bool {
-        guard index > 0, index < white.count else { return false }
-        func isWordCharacter(_ k: Int) -> Bool {
-            let start = offsets[k], end = offsets[k + 1]
-            guard let scalar = String(decoding: text[start..<end], as: UTF8.self).unicodeScalars.first,
-                  let c = HarfBuzzParagraph.breakClass(scalar) else { return false }
-            return c == .alphabetic || c == .numeric
-        }
-        return isWordCharacter(index - 1) && isWordCharacter(index)
+    private func insertsHyphen(at index: Int) -> Bool {
+        guard index > 0, index < classes.count else { return false }
+        func isWordCharacter(_ c: HarfBuzzParagraph.BreakClass) -> Bool { c == .alphabetic || c == .numeric }
+        return isWordCharacter(classes[index - 1]) && isWordCharacter(classes[index])
     }
 
-    private mutating func processLine() -> LaidLine? {
+    private mutating func processLine() -> [HarfBuzzParagraph.Run]? {
         runs = []
         runItems = []
         remaining = lineWidth
@@ -858,6 +851,6 @@ private struct LineBreaker {
             last[last.count - 1].id = HarfBuzzParagraph.emptyGlyph
             runs[runs.count - 1].glyphs = last
         }
-        return LaidLine(runs: runs)
+        return runs
     }
 }

@@ -202,25 +202,16 @@ public struct Paragraph: Sendable, Hashable {
             for index in range {
                 let box = boxes[index]
                 let baseline = Point(origin.x + box.x, origin.y + box.top - top + box.baseline)
-                if let direct {
-                    context.moveTo(baseline)
-                    if spans { context.beginStructure(.span, actualText: text(lines: index..<(index + 1))) }
-                    try direct.draw(line: index, on: context)
-                    if spans { context.endStructure() }
-                    context.newPath()
-                    for area in direct.linkAreas(line: index) {
-                        let rect = Rect(x: baseline.x + area.x, y: baseline.y + area.y, width: area.width, height: area.height)
-                        context.link(to: area.target, over: rect)
-                    }
-                    continue
-                }
-                guard let pointer, let line = pango.pango_layout_get_line_readonly(pointer, Int32(index)) else { continue }
+                let pangoLine = pointer.flatMap { pango.pango_layout_get_line_readonly($0, Int32(index)) }
+                guard direct != nil || pangoLine != nil else { continue }
                 context.moveTo(baseline)
                 if spans { context.beginStructure(.span, actualText: text(lines: index..<(index + 1))) }
-                pango.pango_cairo_show_layout_line(context.pointer, line)
+                if let direct { try direct.draw(line: index, on: context) }
+                if let pangoLine { pango.pango_cairo_show_layout_line(context.pointer, pangoLine) }
                 if spans { context.endStructure() }
                 context.newPath()
-                for area in Paragraph.linkAreas(of: line, links: links) {
+                let areas = direct?.linkAreas(line: index) ?? pangoLine.map { Paragraph.linkAreas(of: $0, links: links) } ?? []
+                for area in areas {
                     let rect = Rect(x: baseline.x + area.x, y: baseline.y + area.y, width: area.width, height: area.height)
                     context.link(to: area.target, over: rect)
                 }
